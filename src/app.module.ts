@@ -1,0 +1,62 @@
+import { Module, type DynamicModule, type Type } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { ScheduleModule } from '@nestjs/schedule';
+import { LoggerModule } from 'nestjs-pino';
+import { AuthModule } from './common/auth/auth.module';
+import type { Clock } from './common/clock';
+import { AllExceptionsFilter } from './common/filters/all-exceptions.filter';
+import { AppValidationPipe } from './common/validation/validation.pipe';
+import { ConfigModule } from './config/config.module';
+import type { AppEnv } from './config/env';
+import { DatabaseModule } from './infra/database/database.module';
+import { RedisModule } from './infra/redis/redis.module';
+import { AdminModule } from './modules/admin/admin.module';
+import { ConfigurationModule } from './modules/configuration/configuration.module';
+import { StatusModule } from './modules/status/status.module';
+
+/** Feature modules, in no particular order; each owns its routes, tables and Redis keys. */
+export const FEATURE_MODULES: Type[] = [StatusModule, ConfigurationModule, AdminModule];
+
+export interface AppModuleOptions {
+  env: AppEnv;
+  clock?: Clock;
+  /** More modules to mount (tests mount probe routes through this). */
+  extraModules?: Type[];
+}
+
+@Module({})
+export class AppModule {
+  static forRoot({ env, clock, extraModules = [] }: AppModuleOptions): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        LoggerModule.forRoot({
+          pinoHttp: {
+            level: env.logLevel,
+            redact: {
+              paths: [
+                'req.headers.authorization',
+                'req.headers.cookie',
+                'req.headers["x-hub-signature-256"]',
+              ],
+              censor: '[redacted]',
+            },
+            autoLogging: { ignore: (req) => req.url === '/metrics' },
+            quietReqLogger: true,
+          },
+        }),
+        ConfigModule.forRoot(env, clock),
+        DatabaseModule,
+        RedisModule,
+        AuthModule,
+        ScheduleModule.forRoot(),
+        ...FEATURE_MODULES,
+        ...extraModules,
+      ],
+      providers: [
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        { provide: APP_PIPE, useClass: AppValidationPipe },
+      ],
+    };
+  }
+}

@@ -1,0 +1,36 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { sql } from 'kysely';
+import { DATABASE, type Database } from '../../infra/database/database';
+import type { CallerAccount } from '../http/request-context';
+
+/** The auth guard's one read per signed-in request: does the user exist, and what may they do. */
+@Injectable()
+export class AccountRepository {
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
+
+  async findCaller(uid: string): Promise<CallerAccount | undefined> {
+    const row = await this.db
+      .selectFrom('users')
+      .select((eb) => [
+        'users.uid',
+        'users.name',
+        'users.banned',
+        'users.premium_expires_at',
+        eb
+          .selectFrom('user_permissions')
+          .select(sql<string[]>`coalesce(array_agg(permission), '{}')`.as('permissions'))
+          .whereRef('user_permissions.uid', '=', 'users.uid')
+          .as('permissions'),
+      ])
+      .where('users.uid', '=', uid)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      uid: row.uid,
+      name: row.name,
+      banned: row.banned,
+      premiumExpiresAt: row.premium_expires_at,
+      permissions: row.permissions ?? [],
+    };
+  }
+}

@@ -1,0 +1,80 @@
+import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { FastifyRequest } from 'fastify';
+import { APP_ENV, type AppEnv } from '../../config/env';
+import { configFlag } from '../../config/server-configuration.schema';
+import { ServerConfigurationService } from '../../config/server-configuration.service';
+import { AppError, MESSAGES } from '../app-error';
+import { Clock } from '../clock';
+import { hasPremium } from '../premium';
+import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
+import { AccountRepository } from './account.repository';
+import { AuthenticationService } from './authentication.service';
+import { BadAuthService } from './bad-auth.service';
+import { routePolicy } from './policy';
+
+/** Statuses of the auth step that count as a bad authentication attempt. */
+function isBadAuthentication(status: number): boolean {
+  return status === 401 || status === 404 || (status >= 470 && status <= 479);
+}
+
+/**
+ * The one global guard. Runs the checks in the order of DECISIONS.md, so the first failing one answers:
+ * bad-auth ban (429) → maintenance (503) → authentication (401/404/47x/503) → rate limit (429) →
+ * required configuration (503) → permission (403) → premium (503). Validation (422/400) follows in the pipe.
+ */
+@Injectable()
+export class PolicyGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly authentication: AuthenticationService,
+    private readonly accounts: AccountRepository,
+    private readonly badAuth: BadAuthService,
+    private readonly rateLimit: RateLimitGuard,
+    private readonly configuration: ServerConfigurationService,
+    private readonly clock: Clock,
+    @Inject(APP_ENV) private readonly env: AppEnv,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') return true;
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const policy = routePolicy(this.reflector, context);
+    const config = await this.configuration.get();
+
+    if (await this.badAuth.isBanned(request.ip)) throw new AppError(429, MESSAGES.badAuthBanned);
+    if (config.maintenance && !policy.skipMaintenance) throw new AppError(503, MESSAGES.maintenance);
+
+    const isPublic = policy.public || (policy.devPublic && this.env.mode === 'dev');
+    try {
+      request.auth = await this.authentication.authenticate(request, policy, config);
+      if (request.auth.type !== 'None' && !policy.allowUnregistered) {
+        request.account = await this.accounts.findCaller(request.auth.uid);
+        // Public routes serve callers whose account does not exist yet (e.g. checking a name before sign-up).
+        if (!request.account && !isPublic) throw new AppError(404, MESSAGES.userNotFound);
+      }
+    } catch (e) {
+      if (e instanceof AppError && isBadAuthentication(e.status))
+        await this.badAuth.recordFailure(request.ip);
+      throw e;
+    }
+
+    await this.rateLimit.canActivate(context);
+
+    for (const required of policy.configuration) {
+      if (!configFlag(config, required.path)) throw new AppError(503, required.message);
+    }
+
+    const devPublic = policy.devPublic && this.env.mode === 'dev';
+    if (policy.permission && !devPublic && !request.account?.permissions.includes(policy.permission)) {
+      throw new AppError(403, MESSAGES.noPermission);
+    }
+
+    if (policy.premium) {
+      if (!config.users.premium.enabled) throw new AppError(503, MESSAGES.premiumDisabled);
+      if (!hasPremium(request.account?.premiumExpiresAt, this.clock.now()))
+        throw new AppError(503, MESSAGES.notPremium);
+    }
+    return true;
+  }
+}

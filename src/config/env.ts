@@ -1,0 +1,165 @@
+/**
+ * Process environment, read and validated once at boot. Everything the service needs from the outside world comes
+ * through here, so tests and the benchmark build an `AppEnv` directly instead of mutating `process.env`.
+ */
+export type AppMode = 'dev' | 'production';
+export type AuthProviderKind = 'firebase' | 'oidc' | 'none';
+
+export interface AppEnv {
+  mode: AppMode;
+  port: number;
+  host: string;
+  databaseUrl: string;
+  databasePoolMax: number;
+  redisUrl: string;
+  authProvider: AuthProviderKind;
+  firebase: { projectId?: string; serviceAccount?: string };
+  oidc: { issuer?: string; audience?: string; jwksUrl?: string };
+  tokenCacheSize: number;
+  serverConfigFile?: string;
+  configCacheMs: number;
+  githubWebhookSecret?: string;
+  bodyLimitBytes: number;
+  trustProxy: boolean | number;
+  corsOrigins: string[] | '*';
+  logLevel: string;
+  commitHash: string;
+  rateLimit: { globalPerMinute: number; overrides: Record<string, { max?: number; windowMs?: number }> };
+  /** Scheduled jobs (leaderboard rebuilds, rollovers) run in this process. Off in most tests. */
+  jobsEnabled: boolean;
+}
+
+export class EnvError extends Error {}
+
+type Source = Record<string, string | undefined>;
+
+function int(src: Source, key: string, fallback: number, min = 0): number {
+  const raw = src[key];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min)
+    throw new EnvError(`${key} must be an integer >= ${min} (got "${raw}")`);
+  return n;
+}
+
+function bool(src: Source, key: string, fallback: boolean): boolean {
+  const raw = src[key]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new EnvError(`${key} must be true or false (got "${src[key]}")`);
+}
+
+function str(src: Source, key: string): string | undefined {
+  const raw = src[key]?.trim();
+  return raw === undefined || raw === '' ? undefined : raw;
+}
+
+function trustProxy(src: Source): boolean | number {
+  const raw = str(src, 'TRUST_PROXY');
+  if (raw === undefined) return false;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  return bool(src, 'TRUST_PROXY', false);
+}
+
+function rateLimitOverrides(src: Source): AppEnv['rateLimit']['overrides'] {
+  const raw = str(src, 'RATE_LIMIT_OVERRIDES');
+  if (raw === undefined) return {};
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw new Error('not an object');
+    return parsed as AppEnv['rateLimit']['overrides'];
+  } catch (e) {
+    throw new EnvError(`RATE_LIMIT_OVERRIDES must be a JSON object: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * Reads the environment. In production the stores and an identity provider are mandatory; every missing item is
+ * named in one error so an operator fixes them in one go.
+ */
+export function loadEnv(src: Source = process.env, defaults: Partial<AppEnv> = {}): AppEnv {
+  const modeRaw = str(src, 'MODE') ?? defaults.mode ?? 'production';
+  if (modeRaw !== 'dev' && modeRaw !== 'production') {
+    throw new EnvError(`MODE must be "dev" or "production" (got "${modeRaw}")`);
+  }
+  const mode: AppMode = modeRaw;
+  const missing: string[] = [];
+
+  const databaseUrl = str(src, 'DATABASE_URL') ?? defaults.databaseUrl;
+  if (!databaseUrl) missing.push('DATABASE_URL (postgres://user:password@host:5432/db)');
+  const redisUrl = str(src, 'REDIS_URL') ?? defaults.redisUrl;
+  if (!redisUrl) missing.push('REDIS_URL (redis://host:6379)');
+
+  const providerRaw =
+    str(src, 'AUTH_PROVIDER') ?? defaults.authProvider ?? (mode === 'dev' ? 'none' : undefined);
+  let authProvider: AuthProviderKind = 'none';
+  const firebase = {
+    projectId: str(src, 'FIREBASE_PROJECT_ID') ?? defaults.firebase?.projectId,
+    serviceAccount: str(src, 'FIREBASE_SERVICE_ACCOUNT') ?? defaults.firebase?.serviceAccount,
+  };
+  const oidc = {
+    issuer: str(src, 'OIDC_ISSUER') ?? defaults.oidc?.issuer,
+    audience: str(src, 'OIDC_AUDIENCE') ?? defaults.oidc?.audience,
+    jwksUrl: str(src, 'OIDC_JWKS_URL') ?? defaults.oidc?.jwksUrl,
+  };
+  if (providerRaw === undefined) {
+    missing.push('AUTH_PROVIDER ("firebase" or "oidc") with its settings');
+  } else if (providerRaw === 'firebase') {
+    authProvider = 'firebase';
+    if (!firebase.projectId) missing.push('FIREBASE_PROJECT_ID');
+  } else if (providerRaw === 'oidc') {
+    authProvider = 'oidc';
+    if (!oidc.issuer) missing.push('OIDC_ISSUER');
+    if (!oidc.audience) missing.push('OIDC_AUDIENCE');
+    if (!oidc.jwksUrl) missing.push('OIDC_JWKS_URL');
+  } else if (providerRaw === 'none' && mode === 'dev') {
+    authProvider = 'none';
+  } else {
+    throw new EnvError(
+      `AUTH_PROVIDER must be "firebase" or "oidc"${mode === 'dev' ? ' or "none"' : ''} (got "${providerRaw}")`,
+    );
+  }
+
+  if (missing.length > 0) {
+    throw new EnvError(`Missing required configuration:\n  - ${missing.join('\n  - ')}`);
+  }
+
+  const cors = str(src, 'CORS_ORIGINS');
+  return {
+    mode,
+    port: int(src, 'PORT', defaults.port ?? 5005, 0),
+    host: str(src, 'HOST') ?? defaults.host ?? '127.0.0.1',
+    databaseUrl: databaseUrl as string,
+    databasePoolMax: int(src, 'DATABASE_POOL_MAX', defaults.databasePoolMax ?? 20, 1),
+    redisUrl: redisUrl as string,
+    authProvider,
+    firebase,
+    oidc,
+    tokenCacheSize: int(src, 'TOKEN_CACHE_SIZE', defaults.tokenCacheSize ?? 20000, 0),
+    serverConfigFile: str(src, 'SERVER_CONFIG_FILE') ?? defaults.serverConfigFile,
+    configCacheMs: int(src, 'CONFIG_CACHE_MS', defaults.configCacheMs ?? 5000, 0),
+    githubWebhookSecret: str(src, 'GITHUB_WEBHOOK_SECRET') ?? defaults.githubWebhookSecret,
+    bodyLimitBytes: int(src, 'BODY_LIMIT_BYTES', defaults.bodyLimitBytes ?? 100 * 1024, 1024),
+    trustProxy: src.TRUST_PROXY !== undefined ? trustProxy(src) : (defaults.trustProxy ?? false),
+    corsOrigins:
+      cors === undefined || cors === '*'
+        ? (defaults.corsOrigins ?? '*')
+        : cors.split(',').map((o) => o.trim()),
+    logLevel: str(src, 'LOG_LEVEL') ?? defaults.logLevel ?? 'info',
+    commitHash: str(src, 'COMMIT_HASH') ?? defaults.commitHash ?? 'NO_HASH',
+    rateLimit: {
+      globalPerMinute: int(
+        src,
+        'RATE_LIMIT_GLOBAL_PER_MINUTE',
+        defaults.rateLimit?.globalPerMinute ?? 120,
+        1,
+      ),
+      overrides: src.RATE_LIMIT_OVERRIDES ? rateLimitOverrides(src) : (defaults.rateLimit?.overrides ?? {}),
+    },
+    jobsEnabled: bool(src, 'JOBS_ENABLED', defaults.jobsEnabled ?? true),
+  };
+}
+
+export const APP_ENV = Symbol('APP_ENV');

@@ -1,0 +1,164 @@
+import { defaultsOf, s } from './config-schema';
+
+const modeRule = s.obj({ language: s.str('', 100), mode: s.str('', 100), mode2: s.str('', 100) });
+const rewardBracket = s.obj({
+  minRank: s.int(1, 1),
+  maxRank: s.int(1, 1),
+  minReward: s.int(0, 0),
+  maxReward: s.int(0, 0),
+});
+
+/**
+ * The server configuration document (DECISIONS.md "Server configuration"): the original platform's key layout, our
+ * defaults. Features the spec implies are on are on; XP and premium are off until an operator turns them on.
+ */
+export const SERVER_CONFIGURATION_SCHEMA = s.obj({
+  maintenance: s.bool(false),
+  results: s.obj({
+    savingEnabled: s.bool(true),
+    objectHashCheckEnabled: s.bool(true),
+    limits: s.obj({ regularUser: s.int(1000, 0), premiumUser: s.int(10000, 0) }),
+    maxBatchSize: s.int(1000, 1),
+  }),
+  quotes: s.obj({
+    reporting: s.obj({ enabled: s.bool(true), maxReports: s.int(1000, 0), contentReportLimit: s.int(20, 0) }),
+    submissionsEnabled: s.bool(true),
+    maxFavorites: s.int(100, 0),
+  }),
+  admin: s.obj({ endpointsEnabled: s.bool(true) }),
+  apeKeys: s.obj({
+    endpointsEnabled: s.bool(true),
+    acceptKeys: s.bool(true),
+    maxKeysPerUser: s.int(5, 0),
+    apeKeyBytes: s.int(24, 24, 256),
+    apeKeySaltRounds: s.int(10, 4, 15),
+  }),
+  users: s.obj({
+    signUp: s.bool(true),
+    lastHashesCheck: s.obj({ enabled: s.bool(true), maxHashes: s.int(10, 0, 100) }),
+    discordIntegration: s.obj({ enabled: s.bool(true) }),
+    autoBan: s.obj({ enabled: s.bool(false), maxCount: s.int(5, 1), maxHours: s.int(1, 1) }),
+    profiles: s.obj({ enabled: s.bool(true) }),
+    xp: s.obj({
+      enabled: s.bool(false),
+      funboxBonus: s.num(0),
+      gainMultiplier: s.num(0),
+      maxDailyBonus: s.num(0),
+      minDailyBonus: s.num(0),
+      streak: s.obj({ enabled: s.bool(false), maxStreakDays: s.num(0, 0), maxStreakMultiplier: s.num(0) }),
+    }),
+    inbox: s.obj({ enabled: s.bool(true), maxMail: s.int(50, 0, 1000) }),
+    premium: s.obj({ enabled: s.bool(false) }),
+  }),
+  rateLimiting: s.obj({
+    badAuthentication: s.obj({
+      enabled: s.bool(true),
+      maxAttempts: s.int(30, 1),
+      windowSeconds: s.int(3600, 1),
+    }),
+  }),
+  dailyLeaderboards: s.obj({
+    enabled: s.bool(true),
+    maxResults: s.int(250, 0),
+    leaderboardExpirationTimeInDays: s.num(2, 0),
+    validModeRules: s.arr(modeRule, [
+      { language: 'english', mode: 'time', mode2: '15' },
+      { language: 'english', mode: 'time', mode2: '60' },
+    ]),
+    scheduleRewardsModeRules: s.arr(modeRule, []),
+    topResultsToAnnounce: s.int(1, 1),
+    xpRewardBrackets: s.arr(rewardBracket, []),
+  }),
+  leaderboards: s.obj({
+    minTimeTyping: s.num(7200, 0),
+    weeklyXp: s.obj({
+      enabled: s.bool(true),
+      expirationTimeInDays: s.num(15, 0),
+      xpRewardBrackets: s.arr(rewardBracket, []),
+    }),
+  }),
+  connections: s.obj({ enabled: s.bool(true), maxPerUser: s.int(100, 0) }),
+});
+
+export interface ModeRule {
+  language: string;
+  mode: string;
+  mode2: string;
+}
+export interface RewardBracket {
+  minRank: number;
+  maxRank: number;
+  minReward: number;
+  maxReward: number;
+}
+
+export interface ServerConfiguration {
+  maintenance: boolean;
+  results: {
+    savingEnabled: boolean;
+    objectHashCheckEnabled: boolean;
+    limits: { regularUser: number; premiumUser: number };
+    maxBatchSize: number;
+  };
+  quotes: {
+    reporting: { enabled: boolean; maxReports: number; contentReportLimit: number };
+    submissionsEnabled: boolean;
+    maxFavorites: number;
+  };
+  admin: { endpointsEnabled: boolean };
+  apeKeys: {
+    endpointsEnabled: boolean;
+    acceptKeys: boolean;
+    maxKeysPerUser: number;
+    apeKeyBytes: number;
+    apeKeySaltRounds: number;
+  };
+  users: {
+    signUp: boolean;
+    lastHashesCheck: { enabled: boolean; maxHashes: number };
+    discordIntegration: { enabled: boolean };
+    autoBan: { enabled: boolean; maxCount: number; maxHours: number };
+    profiles: { enabled: boolean };
+    xp: {
+      enabled: boolean;
+      funboxBonus: number;
+      gainMultiplier: number;
+      maxDailyBonus: number;
+      minDailyBonus: number;
+      streak: { enabled: boolean; maxStreakDays: number; maxStreakMultiplier: number };
+    };
+    inbox: { enabled: boolean; maxMail: number };
+    premium: { enabled: boolean };
+  };
+  rateLimiting: { badAuthentication: { enabled: boolean; maxAttempts: number; windowSeconds: number } };
+  dailyLeaderboards: {
+    enabled: boolean;
+    maxResults: number;
+    leaderboardExpirationTimeInDays: number;
+    validModeRules: ModeRule[];
+    scheduleRewardsModeRules: ModeRule[];
+    topResultsToAnnounce: number;
+    xpRewardBrackets: RewardBracket[];
+  };
+  leaderboards: {
+    minTimeTyping: number;
+    weeklyXp: { enabled: boolean; expirationTimeInDays: number; xpRewardBrackets: RewardBracket[] };
+  };
+  connections: { enabled: boolean; maxPerUser: number };
+}
+
+export type DeepPartial<T> = { [K in keyof T]?: T[K] extends unknown[] ? T[K] : DeepPartial<T[K]> };
+
+export function defaultServerConfiguration(): ServerConfiguration {
+  return defaultsOf(SERVER_CONFIGURATION_SCHEMA) as ServerConfiguration;
+}
+
+/** Reads a boolean at a dotted path such as `results.savingEnabled`; anything that is not `true` counts as off. */
+export function configFlag(config: ServerConfiguration, path: string): boolean {
+  let node: unknown = config;
+  for (const part of path.split('.')) {
+    if (typeof node !== 'object' || node === null) return false;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return node === true;
+}

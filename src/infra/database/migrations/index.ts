@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely';
+import * as foundation from './20261121000000_foundation';
+
+/**
+ * Every migration, by name. Names start with a UTC timestamp so they sort in the order they must run; a feature adds
+ * its file here. A static list (not a directory scan) works the same under tsc, jest and the bundled CLI.
+ */
+export const MIGRATIONS: Record<string, Migration> = {
+  '20261121000000_foundation': foundation,
+};

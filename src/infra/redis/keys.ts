@@ -1,0 +1,21 @@
+/**
+ * Redis key builders. Every key a multi-key script touches shares one hash tag (`{...}`), so the scripts keep working
+ * on Redis Cluster, where all keys of a script must live in one slot.
+ */
+function tag(value: string): string {
+  // Braces inside the tagged part would end the tag early.
+  return `{${value.replace(/[{}]/g, '_')}}`;
+}
+
+export const redisKeys = {
+  /** Fixed-window request counter of one rate-limit class for one caller (uid or IP). */
+  rateLimit: (tracker: string, limitId: string) => `rl:${tag(tracker)}:${limitId}`,
+  /** Failed-authentication counter of one client IP. */
+  badAuth: (ip: string) => `badauth:${tag(ip)}`,
+  /** Pub/sub channel telling replicas the server configuration changed. */
+  configurationChannel: () => 'config:changed',
+  /** Pub/sub channel telling replicas to drop a user's cached tokens (revocation, deletion). */
+  authEvictChannel: () => 'auth:evict',
+  /** Tokens of a user issued before this instant (ms) count as revoked. */
+  tokensRevokedBefore: (uid: string) => `auth:${tag(uid)}:revokedBefore`,
+};

