@@ -3,6 +3,7 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { LoggerModule } from 'nestjs-pino';
 import { AuthModule } from './common/auth/auth.module';
+import { CaptchaModule } from './common/captcha/captcha.module';
 import type { Clock } from './common/clock';
 import { AllExceptionsFilter } from './common/filters/all-exceptions.filter';
 import { AppValidationPipe } from './common/validation/validation.pipe';
@@ -12,10 +13,11 @@ import { DatabaseModule } from './infra/database/database.module';
 import { RedisModule } from './infra/redis/redis.module';
 import { AdminModule } from './modules/admin/admin.module';
 import { ConfigurationModule } from './modules/configuration/configuration.module';
+import { InboxModule } from './modules/inbox/inbox.module';
 import { StatusModule } from './modules/status/status.module';
 
 /** Feature modules, in no particular order; each owns its routes, tables and Redis keys. */
-export const FEATURE_MODULES: Type[] = [StatusModule, ConfigurationModule, AdminModule];
+export const FEATURE_MODULES: Type[] = [StatusModule, ConfigurationModule, AdminModule, InboxModule];
 
 export interface AppModuleOptions {
   env: AppEnv;
@@ -49,6 +51,7 @@ export class AppModule {
         DatabaseModule,
         RedisModule,
         AuthModule,
+        CaptchaModule,
         ScheduleModule.forRoot(),
         ...FEATURE_MODULES,
         ...extraModules,

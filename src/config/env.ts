@@ -19,6 +19,8 @@ export interface AppEnv {
   serverConfigFile?: string;
   configCacheMs: number;
   githubWebhookSecret?: string;
+  /** Captcha provider (reCAPTCHA-compatible verify endpoint). Without a secret, production refuses every captcha. */
+  captcha: { verifyUrl: string; secret?: string };
   bodyLimitBytes: number;
   trustProxy: boolean | number;
   corsOrigins: string[] | '*';
@@ -141,6 +143,13 @@ export function loadEnv(src: Source = process.env, defaults: Partial<AppEnv> = {
     serverConfigFile: str(src, 'SERVER_CONFIG_FILE') ?? defaults.serverConfigFile,
     configCacheMs: int(src, 'CONFIG_CACHE_MS', defaults.configCacheMs ?? 5000, 0),
     githubWebhookSecret: str(src, 'GITHUB_WEBHOOK_SECRET') ?? defaults.githubWebhookSecret,
+    captcha: {
+      verifyUrl:
+        str(src, 'CAPTCHA_VERIFY_URL') ??
+        defaults.captcha?.verifyUrl ??
+        'https://www.google.com/recaptcha/api/siteverify',
+      secret: str(src, 'CAPTCHA_SECRET') ?? defaults.captcha?.secret,
+    },
     bodyLimitBytes: int(src, 'BODY_LIMIT_BYTES', defaults.bodyLimitBytes ?? 100 * 1024, 1024),
     trustProxy: src.TRUST_PROXY !== undefined ? trustProxy(src) : (defaults.trustProxy ?? false),
     corsOrigins:

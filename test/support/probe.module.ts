@@ -85,7 +85,7 @@ class ProbeController {
 
   /** Every check at once, to prove their order. */
   @Post('ordered')
-  @RateLimit('resultsDelete')
+  @RateLimit('adminLimit')
   @RequireConfiguration('results.savingEnabled', 'Results are not being saved at this time.')
   @RequirePermission('quoteMod')
   ordered(@Body() body: ProbeBodyDto) {

@@ -1,7 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 
-let databaseCounter = 0;
 let redisCounter = 0;
 
 export interface TestStores {
@@ -26,7 +26,8 @@ export async function createTestStores(): Promise<TestStores> {
   const redisBase = required('TEST_REDIS_URL');
   const worker = Number(process.env.JEST_WORKER_ID ?? '1');
 
-  const name = `t_${process.pid}_${++databaseCounter}`;
+  // Module state restarts with every test file, so names must not depend on a counter.
+  const name = `t_${randomBytes(8).toString('hex')}`;
   const admin = new Client({ connectionString: adminUrl });
   await admin.connect();
   try {

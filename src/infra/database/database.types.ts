@@ -21,6 +21,16 @@ export type JsonPrimitive = boolean | number | string | null;
 
 export type JsonValue = JsonArray | JsonObject | JsonPrimitive;
 
+export interface InboxMail {
+  body: string;
+  id: string;
+  read: Generated<boolean>;
+  rewards: Generated<Json>;
+  subject: string;
+  timestamp: number;
+  uid: string;
+}
+
 export interface PersonalBests {
   acc: number;
   consistency: number;
@@ -41,6 +51,30 @@ export interface ServerConfiguration {
   document: Json;
   id: number;
   updated_at: number;
+}
+
+export interface TagPersonalBests {
+  acc: number;
+  consistency: number;
+  difficulty: string;
+  language: string;
+  lazy_mode: boolean;
+  mode: string;
+  mode2: string;
+  numbers: boolean;
+  punctuation: boolean;
+  raw: number;
+  tag_id: string;
+  timestamp: number;
+  uid: string;
+  wpm: number;
+}
+
+export interface Tags {
+  created_at: number;
+  id: string;
+  name: string;
+  uid: string;
 }
 
 export interface TestActivity {
@@ -86,8 +120,11 @@ export interface Users {
 }
 
 export interface DB {
+  inbox_mail: InboxMail;
   personal_bests: PersonalBests;
   server_configuration: ServerConfiguration;
+  tag_personal_bests: TagPersonalBests;
+  tags: Tags;
   test_activity: TestActivity;
   user_permissions: UserPermissions;
   users: Users;

@@ -13,7 +13,10 @@ describe('Authentication (production mode, OIDC issuer with a local JWKS)', () =
   let uid: string;
 
   beforeAll(async () => {
-    t = await createTestApp({ extraModules: [ProbeModule] });
+    t = await createTestApp({
+      extraModules: [ProbeModule],
+      env: { rateLimit: { globalPerMinute: 10_000, overrides: { adminLimit: { max: 10 } } } },
+    });
     ({ uid } = await createUser(t.db, { email: 'someone@example.test' }));
   });
   afterAll(() => t.close());

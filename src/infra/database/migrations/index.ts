@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as foundation from './20261121000000_foundation';
+import * as userCollections from './20261121000100_user_collections';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so they sort in the order they must run; a feature adds
@@ -7,4 +8,5 @@ import * as foundation from './20261121000000_foundation';
  */
 export const MIGRATIONS: Record<string, Migration> = {
   '20261121000000_foundation': foundation,
+  '20261121000100_user_collections': userCollections,
 };
