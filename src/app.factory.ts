@@ -45,6 +45,8 @@ function configureHttp(app: NestFastifyApplication, env: AppEnv): void {
   // JSON only: other content types get 415 instead of reaching a DTO as a string.
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    // Kept for signature checks over the exact bytes (webhooks).
+    request.rawBody = body as string;
     if (body === '' || (typeof body === 'string' && body.trim() === '')) {
       done(null, undefined);
       return;

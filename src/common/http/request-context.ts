@@ -26,6 +26,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     auth?: AuthContext;
     account?: CallerAccount;
+    /** The request body exactly as received (JSON requests only). */
+    rawBody?: string;
   }
 }
 
