@@ -11,7 +11,7 @@ describe('language list', () => {
     ['english_1k', true],
     ['spanish', true],
     ['English', false],
-    ['klingon', false],
+    ['elvish_quenya', false],
     ['', false],
     [42, false],
     [undefined, false],
