@@ -2,6 +2,7 @@ import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { LoggerModule } from 'nestjs-pino';
+import { AccountLifecycleModule } from './common/account-lifecycle';
 import { AuthModule } from './common/auth/auth.module';
 import { CaptchaModule } from './common/captcha/captcha.module';
 import type { Clock } from './common/clock';
@@ -52,6 +53,7 @@ export class AppModule {
         RedisModule,
         AuthModule,
         CaptchaModule,
+        AccountLifecycleModule,
         ScheduleModule.forRoot(),
         ...FEATURE_MODULES,
         ...extraModules,

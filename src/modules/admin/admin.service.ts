@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppError, MESSAGES } from '../../common/app-error';
 import type { Permission } from '../../common/auth/policy.decorators';
+import { AccountLifecycle } from '../../common/account-lifecycle';
 import { Clock } from '../../common/clock';
 import { AdminRepository } from './admin.repository';
 
@@ -12,6 +13,7 @@ export class AdminService {
   constructor(
     private readonly repository: AdminRepository,
     private readonly clock: Clock,
+    private readonly lifecycle: AccountLifecycle,
   ) {}
 
   private async requireUser(uid: string): Promise<void> {
@@ -35,6 +37,8 @@ export class AdminService {
     await this.requireUser(uid);
     await this.repository.setBanned(uid, banned);
     this.logger.log({ uid, banned }, banned ? 'user banned' : 'user unbanned');
+    // Boards purge the user, ApeKey caches drop their keys.
+    if (banned) await this.lifecycle.notify('ban', uid);
   }
 
   /** `expiresAt` in ms since the epoch, or -1 for lifetime premium. */

@@ -1,0 +1,60 @@
+import { Global, Injectable, Logger, Module } from '@nestjs/common';
+import type { Executor } from '../infra/database/transaction';
+
+type InTransaction = (uid: string, trx: Executor) => Promise<void>;
+type AfterCommit = (uid: string) => Promise<void>;
+
+/**
+ * Lets each feature take part in account-wide changes without the users feature depending on it (no cycles):
+ * - `reset` handlers run inside the reset transaction and remove the feature's rows of that user;
+ * - `after*` handlers run after the change committed (Redis boards, caches); they must be idempotent and their
+ *   failures are logged, not thrown, since the change already happened.
+ * Deleting an account needs no in-transaction handler: user-owned tables cascade from `users`.
+ */
+@Injectable()
+export class AccountLifecycle {
+  private readonly resetHandlers = new Map<string, InTransaction>();
+  private readonly after = {
+    reset: new Map<string, AfterCommit>(),
+    delete: new Map<string, AfterCommit>(),
+    ban: new Map<string, AfterCommit>(),
+    optOut: new Map<string, AfterCommit>(),
+  };
+  private readonly logger = new Logger(AccountLifecycle.name);
+
+  onReset(feature: string, handler: InTransaction): void {
+    this.resetHandlers.set(feature, handler);
+  }
+
+  afterReset(feature: string, handler: AfterCommit): void {
+    this.after.reset.set(feature, handler);
+  }
+
+  afterDelete(feature: string, handler: AfterCommit): void {
+    this.after.delete.set(feature, handler);
+  }
+
+  afterBan(feature: string, handler: AfterCommit): void {
+    this.after.ban.set(feature, handler);
+  }
+
+  afterLeaderboardOptOut(feature: string, handler: AfterCommit): void {
+    this.after.optOut.set(feature, handler);
+  }
+
+  async runReset(uid: string, trx: Executor): Promise<void> {
+    for (const handler of this.resetHandlers.values()) await handler(uid, trx);
+  }
+
+  async notify(event: 'reset' | 'delete' | 'ban' | 'optOut', uid: string): Promise<void> {
+    for (const [feature, handler] of this.after[event]) {
+      await handler(uid).catch((e: Error) =>
+        this.logger.error({ uid, feature, event, err: e.message }, 'lifecycle handler failed'),
+      );
+    }
+  }
+}
+
+@Global()
+@Module({ providers: [AccountLifecycle], exports: [AccountLifecycle] })
+export class AccountLifecycleModule {}
