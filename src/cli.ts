@@ -1,0 +1,10 @@
+import { runCli } from './cli/run-cli';
+
+/** `npm run cli -- <command>`: operator commands (see README "Operator CLI"). */
+runCli(process.argv.slice(2), { out: (line) => console.log(line), err: (line) => console.error(line) }).then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
