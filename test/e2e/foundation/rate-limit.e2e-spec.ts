@@ -1,0 +1,181 @@
+import { ProbeModule } from '../../support/probe.module';
+import { createUser } from '../../support/factories';
+import { createTestApp, type TestApp } from '../../support/test-app';
+
+describe('rate limits (Redis-backed, shared by replicas)', () => {
+  let t: TestApp;
+  let replica: TestApp;
+
+  beforeAll(async () => {
+    const env = { rateLimit: { globalPerMinute: 1000, overrides: { adminLimit: { max: 4 } } } };
+    t = await createTestApp({ extraModules: [ProbeModule], env });
+    replica = await createTestApp({ extraModules: [ProbeModule], env, stores: t.stores });
+  });
+  afterAll(async () => {
+    await replica.close();
+    await t.close();
+  });
+
+  it('sets X-RateLimit headers and counts down per caller', async () => {
+    const { uid } = await createUser(t.db, { permissions: ['quoteMod'] });
+    const auth = await t.bearer(uid);
+    const first = await t.request('POST', '/probe/ordered', { auth, body: { name: 'a' } });
+    expect(first.status).toBe(200);
+    expect(first.headers['x-ratelimit-limit']).toBe('4');
+    expect(first.headers['x-ratelimit-remaining']).toBe('3');
+    expect(Number(first.headers['x-ratelimit-reset'])).toBeGreaterThan(0);
+    const second = await t.request('POST', '/probe/ordered', { auth, body: { name: 'a' } });
+    expect(second.headers['x-ratelimit-remaining']).toBe('2');
+  });
+
+  it('counts one caller across replicas and answers 429 with the spec message', async () => {
+    const { uid } = await createUser(t.db, { permissions: ['quoteMod'] });
+    const auth = await t.bearer(uid);
+    const apps = [t, replica, t, replica];
+    for (const app of apps)
+      expect((await app.request('POST', '/probe/ordered', { auth, body: { name: 'a' } })).status).toBe(200);
+    const limited = await replica.request('POST', '/probe/ordered', { auth, body: { name: 'a' } });
+    expect(limited.status).toBe(429);
+    expect(limited.body).toEqual({ message: 'Request limit reached, please try again later.', data: null });
+    expect(limited.headers['retry-after']).toBeDefined();
+  });
+
+  it('keeps separate budgets for different users', async () => {
+    const a = await createUser(t.db, { permissions: ['quoteMod'] });
+    const b = await createUser(t.db, { permissions: ['quoteMod'] });
+    const authA = await t.bearer(a.uid);
+    for (let i = 0; i < 4; i++)
+      await t.request('POST', '/probe/ordered', { auth: authA, body: { name: 'a' } });
+    expect((await t.request('POST', '/probe/ordered', { auth: authA, body: { name: 'a' } })).status).toBe(
+      429,
+    );
+    expect(
+      (await t.request('POST', '/probe/ordered', { auth: await t.bearer(b.uid), body: { name: 'a' } }))
+        .status,
+    ).toBe(200);
+  });
+
+  it('shares one counter between routes of the same class', async () => {
+    const admin = await createUser(t.db, { permissions: ['quoteMod', 'admin'] });
+    const auth = await t.bearer(admin.uid);
+    for (let i = 0; i < 2; i++) await t.request('POST', '/probe/ordered', { auth, body: { name: 'a' } });
+    for (let i = 0; i < 2; i++) {
+      expect((await t.request('PATCH', '/configuration', { auth, body: { configuration: {} } })).status).toBe(
+        200,
+      );
+    }
+    expect((await t.request('PATCH', '/configuration', { auth, body: { configuration: {} } })).status).toBe(
+      429,
+    );
+  });
+
+  it('counts anonymous callers by IP', async () => {
+    const limitedApp = await createTestApp({
+      extraModules: [ProbeModule],
+      env: { rateLimit: { globalPerMinute: 3, overrides: {} } },
+    });
+    try {
+      for (let i = 0; i < 3; i++)
+        expect((await limitedApp.request('GET', '/probe/public', { ip: '10.1.1.1' })).status).toBe(200);
+      const limited = await limitedApp.request('GET', '/probe/public', { ip: '10.1.1.1' });
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers['retry-after-global'])).toBeGreaterThan(0);
+      expect((await limitedApp.request('GET', '/probe/public', { ip: '10.1.1.2' })).status).toBe(200);
+    } finally {
+      await limitedApp.close();
+    }
+  });
+
+  it('multiplies every limit by 100 in dev mode', async () => {
+    const dev = await createTestApp({
+      mode: 'dev',
+      extraModules: [ProbeModule],
+      env: { rateLimit: { globalPerMinute: 2, overrides: { adminLimit: { max: 1 } } } },
+    });
+    try {
+      const { uid } = await createUser(dev.db, { permissions: ['quoteMod'] });
+      for (let i = 0; i < 3; i++) {
+        const res = await dev.request('POST', '/probe/ordered', { auth: `Uid ${uid}`, body: { name: 'a' } });
+        expect(res.status).toBe(200);
+        expect(res.headers['x-ratelimit-limit']).toBe('100');
+        expect(res.headers['x-ratelimit-limit-global']).toBe('200');
+      }
+    } finally {
+      await dev.close();
+    }
+  });
+});
+
+describe('bad authentication ban (per IP)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      extraModules: [ProbeModule],
+      configuration: { rateLimiting: { badAuthentication: { maxAttempts: 3, windowSeconds: 2 } } },
+    });
+  });
+  afterAll(() => t.close());
+
+  it('bans an IP after too many failed authentications, for every request, until the window passes', async () => {
+    const { uid } = await createUser(t.db);
+    const good = await t.bearer(uid);
+    const ip = '10.9.9.9';
+    const failures = [
+      await t.request('GET', '/probe/bearer', { ip }),
+      await t.request('GET', '/probe/bearer', { ip, auth: 'Bearer forged' }),
+      await t.request('GET', '/probe/bearer', { ip, auth: await t.bearer('ghost-user') }),
+    ];
+    expect(failures.map((r) => r.status)).toEqual([401, 401, 404]);
+
+    for (const request of [
+      t.request('GET', '/probe/bearer', { ip, auth: good }),
+      t.request('GET', '/probe/public', { ip }),
+    ]) {
+      const res = await request;
+      expect(res.status).toBe(429);
+      expect(res.body).toEqual({ message: 'Too many bad authentication attempts', data: null });
+    }
+    expect((await t.request('GET', '/probe/bearer', { ip: '10.9.9.10', auth: good })).status).toBe(200);
+
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    expect((await t.request('GET', '/probe/bearer', { ip, auth: good })).status).toBe(200);
+  });
+
+  it('does not count failures that are not authentication failures', async () => {
+    const { uid } = await createUser(t.db);
+    const auth = await t.bearer(uid);
+    const ip = '10.8.8.8';
+    for (let i = 0; i < 5; i++) {
+      expect((await t.request('GET', '/probe/admin', { ip, auth })).status).toBe(403);
+      expect((await t.request('GET', '/probe/query', { ip, query: { page: -1 } })).status).toBe(400);
+    }
+    expect((await t.request('GET', '/probe/bearer', { ip, auth })).status).toBe(200);
+  });
+
+  it('counts malformed and unknown ApeKeys as bad authentication', async () => {
+    const ip = '10.7.7.7';
+    for (let i = 0; i < 3; i++) {
+      expect([471, 404]).toContain(
+        (
+          await t.request('GET', '/probe/ape', {
+            ip,
+            auth:
+              i % 2 ? 'ApeKey !!!' : `ApeKey ${Buffer.from('abc.' + 'x'.repeat(20)).toString('base64url')}`,
+          })
+        ).status,
+      );
+    }
+    expect((await t.request('GET', '/probe/public', { ip })).status).toBe(429);
+  });
+
+  it('can be turned off', async () => {
+    await t.configure({ rateLimiting: { badAuthentication: { enabled: false } } });
+    try {
+      const ip = '10.6.6.6';
+      for (let i = 0; i < 5; i++) expect((await t.request('GET', '/probe/bearer', { ip })).status).toBe(401);
+      expect((await t.request('GET', '/probe/public', { ip })).status).toBe(200);
+    } finally {
+      await t.configure({ rateLimiting: { badAuthentication: { enabled: true } } });
+    }
+  });
+});
