@@ -16,7 +16,12 @@ export const someApeKey = (): string => `ApeKey ${formatApeKey('abcdef0123456789
  * Asserts that a Bearer-only route refuses callers without a usable identity: no header, a garbage token, an ApeKey,
  * and a valid token of a user who does not exist in the service.
  */
-export async function expectBearerOnly(t: TestApp, method: string, url: string, body?: unknown): Promise<void> {
+export async function expectBearerOnly(
+  t: TestApp,
+  method: string,
+  url: string,
+  body?: unknown,
+): Promise<void> {
   const cases: [string | undefined, number, string][] = [
     [undefined, 401, 'Unauthorized'],
     ['Bearer not.a.jwt', 401, 'Unauthorized'],

@@ -51,7 +51,10 @@ describe('user configuration schema', () => {
     [{ words: -1 }, '"words" must not be less than 0'],
     [{ mode: 'mood' }, '"mode" must be one of the following values: time, words, quote, custom, zen'],
     [{ language: 'klingonese' }, '"language" must be a supported language'],
-    [{ quoteLength: [4] }, '"quoteLength" each value in quoteLength must be one of the following values: -3, -2, 0, 1, 2, 3'],
+    [
+      { quoteLength: [4] },
+      '"quoteLength" each value in quoteLength must be one of the following values: -3, -2, 0, 1, 2, 3',
+    ],
     [{ soundVolume: 1.5 }, '"soundVolume" must not be greater than 1'],
     [{ minAccCustom: -1 }, '"minAccCustom" must not be less than 0'],
     [{ theme: 'not_a_theme' }, '"theme" must be a known theme'],
@@ -63,7 +66,10 @@ describe('user configuration schema', () => {
     [{ fontSize: 0 }, '"fontSize" must be positive'],
     [{ fontFamily: 'Comic Sans' }, '"fontFamily" must be a font name'],
     [{ keymapSize: 1.25 }, '"keymapSize" must be a multiple of 0.1'],
-    [{ customBackground: 'javascript:alert(1)' }, expect.stringMatching(/^"customBackground" must be empty or/)],
+    [
+      { customBackground: 'javascript:alert(1)' },
+      expect.stringMatching(/^"customBackground" must be empty or/),
+    ],
     [{ customBackgroundFilter: [0, 1, 1] }, '"customBackgroundFilter" must contain at least 4 elements'],
     [{ customThemeColors: Array(10).fill('red') }, '"customThemeColors" must contain only hex colors'],
     [{ accountChart: ['on', 'on', 'on', 'maybe'] }, expect.stringMatching(/^"accountChart" each value/)],
@@ -78,7 +84,9 @@ describe('user configuration schema', () => {
   });
 
   it('refuses unknown keys', () => {
-    expect(problems({ time: 60, wat: 1, alsoWat: 2 })).toEqual(["Unrecognized key(s) in object: 'wat', 'alsoWat'"]);
+    expect(problems({ time: 60, wat: 1, alsoWat: 2 })).toEqual([
+      "Unrecognized key(s) in object: 'wat', 'alsoWat'",
+    ]);
   });
 
   it.each([
@@ -87,7 +95,20 @@ describe('user configuration schema', () => {
     { maxLineWidth: 20 },
     { customBackground: '' },
     { customBackground: 'https://example.com/bg.webp?size=large' },
-    { customThemeColors: ['#fff', '#000000', '#abc', '#ABCDEF', '#123', '#456', '#789', '#0af', '#fa0', '#eee'] },
+    {
+      customThemeColors: [
+        '#fff',
+        '#000000',
+        '#abc',
+        '#ABCDEF',
+        '#123',
+        '#456',
+        '#789',
+        '#0af',
+        '#fa0',
+        '#eee',
+      ],
+    },
     { quoteLength: [-3, -2, 0, 1, 2, 3] },
     { funbox: ['58008', 'mirror'] },
     { layout: 'default' },

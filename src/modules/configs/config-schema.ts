@@ -34,7 +34,11 @@ const bool = (def: boolean): ConfigKey => ({ default: def, rules: [IsBoolean()] 
 const int = (def: number, min: number): ConfigKey => ({ default: def, rules: [IsInt(), Min(min)] });
 const num = (def: number, min?: number, max?: number): ConfigKey => ({
   default: def,
-  rules: [IsNumber(FINITE), ...(min === undefined ? [] : [Min(min)]), ...(max === undefined ? [] : [Max(max)])],
+  rules: [
+    IsNumber(FINITE),
+    ...(min === undefined ? [] : [Min(min)]),
+    ...(max === undefined ? [] : [Max(max)]),
+  ],
 });
 const oneOf = <T extends string | number>(values: readonly T[], def: T, message?: string): ConfigKey => ({
   default: def,
@@ -54,13 +58,23 @@ const listOf = (
     IsIn([...values], { each: true, ...(message ? { message } : {}) }),
   ],
 });
-const digits = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => String(from + i));
+const digits = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => String(from + i));
 
 const satisfies = (name: string, test: (value: unknown) => boolean, message: string): PropertyDecorator =>
   ValidateBy({ name, validator: { validate: test, defaultMessage: () => message } });
 
 const MODES = ['time', 'words', 'quote', 'custom', 'zen'] as const;
-const CARET_STYLES = ['off', 'default', 'block', 'outline', 'underline', 'carrot', 'banana', 'monkey'] as const;
+const CARET_STYLES = [
+  'off',
+  'default',
+  'block',
+  'outline',
+  'underline',
+  'carrot',
+  'banana',
+  'monkey',
+] as const;
 const LIVE_STYLES = ['off', 'text', 'mini'] as const;
 const KNOWN_THEME = 'must be a known theme';
 const KNOWN_LAYOUT = 'must be a known layout';
@@ -164,7 +178,10 @@ export const CONFIG_SCHEMA = {
   },
   fontSize: {
     default: 2,
-    rules: [IsNumber(FINITE), satisfies('positive', (v) => typeof v === 'number' && v > 0, 'must be positive')],
+    rules: [
+      IsNumber(FINITE),
+      satisfies('positive', (v) => typeof v === 'number' && v > 0, 'must be positive'),
+    ],
   },
   fontFamily: {
     default: 'Roboto_Mono',
@@ -284,5 +301,7 @@ for (const [key, spec] of Object.entries(CONFIG_SCHEMA) as [string, ConfigKey][]
 
 /** The given keys of a validated partial, as a plain object ready to store. */
 export function toConfigPatch(dto: PartialConfigDto): UserConfig {
-  return Object.fromEntries(Object.entries(dto).filter(([key, value]) => CONFIG_KEYS.has(key) && value !== undefined));
+  return Object.fromEntries(
+    Object.entries(dto).filter(([key, value]) => CONFIG_KEYS.has(key) && value !== undefined),
+  );
 }

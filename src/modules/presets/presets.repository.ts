@@ -50,7 +50,9 @@ export class PresetsRepository {
     now: number,
   ): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      await sql`SELECT pg_advisory_xact_lock(${advisoryLockKey(`presets:${uid}`).toString()}::bigint)`.execute(trx);
+      await sql`SELECT pg_advisory_xact_lock(${advisoryLockKey(`presets:${uid}`).toString()}::bigint)`.execute(
+        trx,
+      );
       const { count } = await trx
         .selectFrom('presets')
         .select((eb) => eb.fn.countAll<number>().as('count'))

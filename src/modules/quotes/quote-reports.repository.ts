@@ -31,7 +31,11 @@ export class QuoteReportsRepository {
    * reporter already. The per-quote lock keeps concurrent reports of one quote from overshooting its limit; the
    * unique (content, reporter) key settles a reporter racing with themself.
    */
-  async insertWithinLimits(report: NewQuoteReport, limits: ReportLimits, now: number): Promise<ReportOutcome> {
+  async insertWithinLimits(
+    report: NewQuoteReport,
+    limits: ReportLimits,
+    now: number,
+  ): Promise<ReportOutcome> {
     return this.db.transaction().execute(async (trx) => {
       const key = advisoryLockKey(`quote-report:${report.contentId}`).toString();
       await sql`SELECT pg_advisory_xact_lock(${key}::bigint)`.execute(trx);

@@ -15,7 +15,7 @@ describe('checkGithubSignature', () => {
 
   it('matches the published GitHub example', () => {
     // From GitHub's "Validating webhook deliveries" documentation.
-    expect(githubSignature('It\'s a Secret to Everybody', 'Hello, World!')).toBe(
+    expect(githubSignature("It's a Secret to Everybody", 'Hello, World!')).toBe(
       'sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17',
     );
   });

@@ -37,8 +37,7 @@ export class WebhooksService {
     }
     const release = isRecord(payload.release) ? payload.release : {};
     const id = release.id;
-    const releaseId =
-      typeof id === 'number' && Number.isSafeInteger(id) ? String(id) : shortString(id, 100);
+    const releaseId = typeof id === 'number' && Number.isSafeInteger(id) ? String(id) : shortString(id, 100);
     if (releaseId === null) throw new AppError(422, 'Missing property "release.id".');
 
     const created = await this.jobs.enqueueOnce(

@@ -30,7 +30,13 @@ describe('Configs: GET /configs, PATCH /configs', () => {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ message: 'Configuration retrieved', data: defaultConfig() });
       const data = res.body.data as Record<string, unknown>;
-      expect(data).toMatchObject({ mode: 'time', time: 30, words: 50, language: 'english', theme: 'serika_dark' });
+      expect(data).toMatchObject({
+        mode: 'time',
+        time: 30,
+        words: 50,
+        language: 'english',
+        theme: 'serika_dark',
+      });
     });
 
     it('refuses callers without a signed-in account', async () => {
