@@ -13,12 +13,25 @@ import type { AppEnv } from './config/env';
 import { DatabaseModule } from './infra/database/database.module';
 import { RedisModule } from './infra/redis/redis.module';
 import { AdminModule } from './modules/admin/admin.module';
+import { ConfigsModule } from './modules/configs/configs.module';
 import { ConfigurationModule } from './modules/configuration/configuration.module';
 import { InboxModule } from './modules/inbox/inbox.module';
+import { PresetsModule } from './modules/presets/presets.module';
+import { QuotesModule } from './modules/quotes/quotes.module';
 import { StatusModule } from './modules/status/status.module';
+import { WebhooksModule } from './modules/webhooks/webhooks.module';
 
 /** Feature modules, in no particular order; each owns its routes, tables and Redis keys. */
-export const FEATURE_MODULES: Type[] = [StatusModule, ConfigurationModule, AdminModule, InboxModule];
+export const FEATURE_MODULES: Type[] = [
+  StatusModule,
+  ConfigurationModule,
+  AdminModule,
+  InboxModule,
+  ConfigsModule,
+  PresetsModule,
+  QuotesModule,
+  WebhooksModule,
+];
 
 export interface AppModuleOptions {
   env: AppEnv;

@@ -24,7 +24,9 @@ export const SERVER_CONFIGURATION_SCHEMA = s.obj({
     reporting: s.obj({ enabled: s.bool(true), maxReports: s.int(1000, 0), contentReportLimit: s.int(20, 0) }),
     submissionsEnabled: s.bool(true),
     maxFavorites: s.int(100, 0),
+    maxQueuedPerLanguage: s.int(100, 0),
   }),
+  presets: s.obj({ maxPerUser: s.int(10, 0) }),
   admin: s.obj({ endpointsEnabled: s.bool(true) }),
   apeKeys: s.obj({
     endpointsEnabled: s.bool(true),
@@ -104,7 +106,10 @@ export interface ServerConfiguration {
     reporting: { enabled: boolean; maxReports: number; contentReportLimit: number };
     submissionsEnabled: boolean;
     maxFavorites: number;
+    /** Pending submissions per language; more are refused with 409. */
+    maxQueuedPerLanguage: number;
   };
+  presets: { maxPerUser: number };
   admin: { endpointsEnabled: boolean };
   apeKeys: {
     endpointsEnabled: boolean;

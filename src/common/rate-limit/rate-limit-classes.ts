@@ -1,3 +1,4 @@
+import { CONTENT_LIMITS } from './classes/content';
 import { FOUNDATION_LIMITS } from './classes/foundation';
 import type { RateLimitClass } from './classes/time';
 
@@ -11,6 +12,7 @@ export type { RateLimitClass };
  */
 export const RATE_LIMIT_CLASSES = {
   ...FOUNDATION_LIMITS,
+  ...CONTENT_LIMITS,
 } satisfies Record<string, RateLimitClass>;
 
 export type RateLimitId = keyof typeof RATE_LIMIT_CLASSES;

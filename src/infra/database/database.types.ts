@@ -31,6 +31,15 @@ export interface InboxMail {
   uid: string;
 }
 
+export interface NewQuotes {
+  id: string;
+  language: string;
+  source: string;
+  submitted_at: number;
+  text: string;
+  uid: string;
+}
+
 export interface PersonalBests {
   acc: number;
   consistency: number;
@@ -45,6 +54,47 @@ export interface PersonalBests {
   timestamp: number;
   uid: string;
   wpm: number;
+}
+
+export interface Presets {
+  config: Json;
+  created_at: number;
+  id: string;
+  name: string;
+  setting_groups: string[] | null;
+  uid: string;
+}
+
+export interface QuoteReports {
+  comment: Generated<string>;
+  content_id: string;
+  created_at: number;
+  id: string;
+  quote_id: number;
+  quote_language: string;
+  reason: string;
+  uid: string;
+}
+
+export interface Quotes {
+  approved_at: number;
+  approved_by: string;
+  approved_by_uid: string;
+  id: number;
+  language: string;
+  length: number;
+  source: string;
+  submitted_by: string;
+  text: string;
+}
+
+export interface ReleaseJobs {
+  created_at: number;
+  delivery_id: string | null;
+  kind: string;
+  release_id: string;
+  status: Generated<string>;
+  tag_name: string | null;
 }
 
 export interface ServerConfiguration {
@@ -81,6 +131,12 @@ export interface TestActivity {
   day: number;
   tests: number;
   uid: string;
+}
+
+export interface UserConfigs {
+  config: Generated<Json>;
+  uid: string;
+  updated_at: number;
 }
 
 export interface UserPermissions {
@@ -121,11 +177,17 @@ export interface Users {
 
 export interface DB {
   inbox_mail: InboxMail;
+  new_quotes: NewQuotes;
   personal_bests: PersonalBests;
+  presets: Presets;
+  quote_reports: QuoteReports;
+  quotes: Quotes;
+  release_jobs: ReleaseJobs;
   server_configuration: ServerConfiguration;
   tag_personal_bests: TagPersonalBests;
   tags: Tags;
   test_activity: TestActivity;
+  user_configs: UserConfigs;
   user_permissions: UserPermissions;
   users: Users;
 }

@@ -1,6 +1,9 @@
 import type { Migration } from 'kysely';
 import * as foundation from './20261121000000_foundation';
 import * as userCollections from './20261121000100_user_collections';
+import * as configsPresets from './20261122040000_configs_presets';
+import * as quotes from './20261122040100_quotes';
+import * as releaseJobs from './20261122040200_release_jobs';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so they sort in the order they must run; a feature adds
@@ -9,4 +12,7 @@ import * as userCollections from './20261121000100_user_collections';
 export const MIGRATIONS: Record<string, Migration> = {
   '20261121000000_foundation': foundation,
   '20261121000100_user_collections': userCollections,
+  '20261122040000_configs_presets': configsPresets,
+  '20261122040100_quotes': quotes,
+  '20261122040200_release_jobs': releaseJobs,
 };

@@ -1,0 +1,39 @@
+import { Body, Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Auth, RateLimit } from '../../common/auth/policy.decorators';
+import { ok } from '../../common/http/envelope';
+import type { AuthContext } from '../../common/http/request-context';
+import { CreatePresetDto, EditPresetDto, PresetIdParams } from './dto/preset.dto';
+import { PresetsService } from './presets.service';
+
+@ApiTags('presets')
+@Controller('presets')
+export class PresetsController {
+  constructor(private readonly presets: PresetsService) {}
+
+  @Get()
+  @RateLimit('presetsGet')
+  async list(@Auth() auth: AuthContext) {
+    return ok('Presets retrieved', await this.presets.list(auth.uid));
+  }
+
+  @Post()
+  @RateLimit('presetsAdd')
+  async add(@Auth() auth: AuthContext, @Body() body: CreatePresetDto) {
+    return ok('Preset created', await this.presets.add(auth.uid, body));
+  }
+
+  @Patch()
+  @RateLimit('presetsEdit')
+  async edit(@Auth() auth: AuthContext, @Body() body: EditPresetDto) {
+    await this.presets.edit(auth.uid, body);
+    return ok('Preset updated');
+  }
+
+  @Delete(':presetId')
+  @RateLimit('presetsRemove')
+  async remove(@Auth() auth: AuthContext, @Param() params: PresetIdParams) {
+    await this.presets.remove(auth.uid, params.presetId);
+    return ok('Preset deleted');
+  }
+}

@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { sql } from 'kysely';
+import { advisoryLockKey } from '../../infra/database/advisory-lock';
+import { DATABASE, type Database } from '../../infra/database/database';
+
+export interface NewQuoteReport {
+  uid: string;
+  contentId: string;
+  quoteId: number;
+  quoteLanguage: string;
+  reason: string;
+  comment: string;
+}
+
+export interface ReportLimits {
+  /** Reports waiting in total (the moderation backlog). */
+  maxReports: number;
+  /** Reports of one quote. */
+  contentReportLimit: number;
+}
+
+export type ReportOutcome = 'reported' | 'backlog-full' | 'content-limit' | 'already-reported';
+
+@Injectable()
+export class QuoteReportsRepository {
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
+
+  /**
+   * Stores a report unless a limit says no, checked in the original's order: backlog, reports of this quote, this
+   * reporter already. The per-quote lock keeps concurrent reports of one quote from overshooting its limit; the
+   * unique (content, reporter) key settles a reporter racing with themself.
+   */
+  async insertWithinLimits(
+    report: NewQuoteReport,
+    limits: ReportLimits,
+    now: number,
+  ): Promise<ReportOutcome> {
+    return this.db.transaction().execute(async (trx) => {
+      const key = advisoryLockKey(`quote-report:${report.contentId}`).toString();
+      await sql`SELECT pg_advisory_xact_lock(${key}::bigint)`.execute(trx);
+      const counts = await trx
+        .selectFrom('quote_reports')
+        .select((eb) => [
+          eb.fn.countAll<number>().as('total'),
+          eb.fn.countAll<number>().filterWhere('content_id', '=', report.contentId).as('forContent'),
+          eb.fn
+            .countAll<number>()
+            .filterWhere((w) => w.and([w('content_id', '=', report.contentId), w('uid', '=', report.uid)]))
+            .as('byReporter'),
+        ])
+        .executeTakeFirstOrThrow();
+      if (Number(counts.total) >= limits.maxReports) return 'backlog-full';
+      if (Number(counts.forContent) >= limits.contentReportLimit) return 'content-limit';
+      if (Number(counts.byReporter) > 0) return 'already-reported';
+      const inserted = await trx
+        .insertInto('quote_reports')
+        .values({
+          id: randomUUID(),
+          uid: report.uid,
+          content_id: report.contentId,
+          quote_id: report.quoteId,
+          quote_language: report.quoteLanguage,
+          reason: report.reason,
+          comment: report.comment,
+          created_at: now,
+        })
+        .onConflict((oc) => oc.columns(['content_id', 'uid']).doNothing())
+        .executeTakeFirst();
+      return (inserted.numInsertedOrUpdatedRows ?? 0n) === 0n ? 'already-reported' : 'reported';
+    });
+  }
+}

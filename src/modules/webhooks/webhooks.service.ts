@@ -1,0 +1,58 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { AppError, MESSAGES, ValidationFailed } from '../../common/app-error';
+import { Clock } from '../../common/clock';
+import { ReleaseJobsRepository } from './release-jobs.repository';
+
+export const RELEASE_ANNOUNCEMENT = 'releaseAnnouncement';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function shortString(value: unknown, max: number): string | null {
+  return typeof value === 'string' && value.length > 0 ? value.slice(0, max) : null;
+}
+
+@Injectable()
+export class WebhooksService {
+  private readonly logger = new Logger(WebhooksService.name);
+
+  constructor(
+    private readonly jobs: ReleaseJobsRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * A release event of the code host. The payload is the host's, with many more fields than we read, so it is
+   * checked loosely: `action` must be a string, and a `published` release needs `release.id`. A published release
+   * enqueues one announcement job per release id (redeliveries are acknowledged, not enqueued again).
+   */
+  async githubRelease(payload: unknown, deliveryId: string | null): Promise<string> {
+    if (!isRecord(payload) || typeof payload.action !== 'string') {
+      throw new ValidationFailed(422, MESSAGES.invalidBody, ['"action" must be a string']);
+    }
+    if (payload.action !== 'published') {
+      this.logger.log({ action: payload.action, deliveryId }, 'release webhook ignored');
+      return 'No action taken';
+    }
+    const release = isRecord(payload.release) ? payload.release : {};
+    const id = release.id;
+    const releaseId = typeof id === 'number' && Number.isSafeInteger(id) ? String(id) : shortString(id, 100);
+    if (releaseId === null) throw new AppError(422, 'Missing property "release.id".');
+
+    const created = await this.jobs.enqueueOnce(
+      {
+        releaseId,
+        kind: RELEASE_ANNOUNCEMENT,
+        tagName: shortString(release.tag_name, 200),
+        deliveryId,
+      },
+      this.clock.now(),
+    );
+    this.logger.log(
+      { releaseId, deliveryId, created },
+      created ? 'release announcement queued' : 'release announcement already queued',
+    );
+    return 'Added release announcement task to queue';
+  }
+}
