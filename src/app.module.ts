@@ -13,12 +13,21 @@ import type { AppEnv } from './config/env';
 import { DatabaseModule } from './infra/database/database.module';
 import { RedisModule } from './infra/redis/redis.module';
 import { AdminModule } from './modules/admin/admin.module';
+import { ApeKeyModule } from './modules/ape-keys/ape-keys.module';
+import { ConnectionModule } from './modules/connections/connections.module';
 import { ConfigurationModule } from './modules/configuration/configuration.module';
 import { InboxModule } from './modules/inbox/inbox.module';
 import { StatusModule } from './modules/status/status.module';
 
 /** Feature modules, in no particular order; each owns its routes, tables and Redis keys. */
-export const FEATURE_MODULES: Type[] = [StatusModule, ConfigurationModule, AdminModule, InboxModule];
+export const FEATURE_MODULES: Type[] = [
+  StatusModule,
+  ConfigurationModule,
+  AdminModule,
+  InboxModule,
+  ConnectionModule,
+  ApeKeyModule,
+];
 
 export interface AppModuleOptions {
   env: AppEnv;
