@@ -10,19 +10,23 @@ export interface CachedVerification {
 
 /**
  * Successful ApeKey verifications, keyed by the SHA-256 of the presented key, bounded in size and short-lived.
- * Evictions bump a generation counter: a verification that started before an eviction (it may have read the key
- * before it was disabled) must not put its answer into the cache afterwards.
+ * A verification that was under way when its key or user was evicted (it may have read the key before it was
+ * disabled) must not put its answer into the cache afterwards: every eviction advances a counter, remembered per
+ * key and per user, and `set` compares it with the counter the verification started at.
  */
 export class ApeKeyVerificationCache {
   private readonly entries: LRUCache<string, CachedVerification>;
-  private generationCounter = 0;
+  private readonly evictedAt: LRUCache<string, number>;
+  private evictions = 0;
 
   constructor(max: number) {
     this.entries = new LRUCache({ max });
+    this.evictedAt = new LRUCache({ max });
   }
 
-  get generation(): number {
-    return this.generationCounter;
+  /** Take this before reading the key from the store; pass it to `set`. */
+  begin(): number {
+    return this.evictions;
   }
 
   get size(): number {
@@ -39,24 +43,29 @@ export class ApeKeyVerificationCache {
     return entry;
   }
 
-  /** Stores the answer of a verification begun at `startedAt` (a generation); false when an eviction came between. */
+  /** Stores the answer of a verification begun at `startedAt`; false when its key or user was evicted since. */
   set(hash: string, entry: CachedVerification, startedAt: number): boolean {
-    if (startedAt !== this.generationCounter) return false;
+    const lastEviction = Math.max(
+      this.evictedAt.get(`key:${entry.keyId}`) ?? -1,
+      this.evictedAt.get(`user:${entry.uid}`) ?? -1,
+    );
+    if (lastEviction > startedAt) return false;
     this.entries.set(hash, entry);
     return true;
   }
 
   evictKey(keyId: string): void {
-    this.evictWhere((entry) => entry.keyId === keyId);
+    this.evictWhere(`key:${keyId}`, (entry) => entry.keyId === keyId);
   }
 
   evictUser(uid: string): void {
-    this.evictWhere((entry) => entry.uid === uid);
+    this.evictWhere(`user:${uid}`, (entry) => entry.uid === uid);
   }
 
   // A linear scan: evictions are rare (a key disabled or deleted, a user banned, reset or deleted) and the cache small.
-  private evictWhere(match: (entry: CachedVerification) => boolean): void {
-    this.generationCounter += 1;
+  private evictWhere(subject: string, match: (entry: CachedVerification) => boolean): void {
+    this.evictions += 1;
+    this.evictedAt.set(subject, this.evictions);
     for (const [hash, entry] of this.entries.entries()) {
       if (match(entry)) this.entries.delete(hash);
     }

@@ -32,7 +32,7 @@ type Eviction = { keyId: string } | { uid: string };
 @Injectable()
 export class ApeKeyVerifierService implements ApeKeyVerifier, OnModuleInit, OnModuleDestroy {
   private readonly cache = new ApeKeyVerificationCache(CACHE_SIZE);
-  private readonly inflight = new Map<string, Promise<ApeKeyCheck>>();
+  private readonly inflight = new Map<string, { keyId: string; check: Promise<ApeKeyCheck> }>();
   private subscriber: Redis | null = null;
   private readonly logger = new Logger(ApeKeyVerifierService.name);
 
@@ -66,14 +66,13 @@ export class ApeKeyVerifierService implements ApeKeyVerifier, OnModuleInit, OnMo
       }
       return { status: 'valid', uid: hit.uid, keyId: hit.keyId };
     }
-    let pending = this.inflight.get(hash);
-    if (!pending) {
-      pending = this.verifyAgainstStore(key, hash).finally(() => {
-        if (this.inflight.get(hash) === pending) this.inflight.delete(hash);
-      });
-      this.inflight.set(hash, pending);
-    }
-    return pending;
+    const pending = this.inflight.get(hash);
+    if (pending) return pending.check;
+    const check = this.verifyAgainstStore(key, hash).finally(() => {
+      if (this.inflight.get(hash)?.check === check) this.inflight.delete(hash);
+    });
+    this.inflight.set(hash, { keyId: key.keyId, check });
+    return check;
   }
 
   /** Drops cached verifications of a key on every replica (disabled, deleted). */
@@ -87,7 +86,7 @@ export class ApeKeyVerifierService implements ApeKeyVerifier, OnModuleInit, OnMo
   }
 
   private async verifyAgainstStore(key: PresentedApeKey, hash: string): Promise<ApeKeyCheck> {
-    const generation = this.cache.generation;
+    const startedAt = this.cache.begin();
     const stored = await this.repository.findForVerification(key.keyId);
     // Unknown id and wrong secret answer alike (DECISIONS.md), and the secret is checked before the enabled flag,
     // so a key id alone reveals nothing.
@@ -98,7 +97,7 @@ export class ApeKeyVerifierService implements ApeKeyVerifier, OnModuleInit, OnMo
     this.cache.set(
       hash,
       { uid: stored.uid, keyId: key.keyId, expiresAt: now + VERIFICATION_TTL_MS, lastUsedWrittenAt: now },
-      generation,
+      startedAt,
     );
     return { status: 'valid', uid: stored.uid, keyId: key.keyId };
   }
@@ -131,8 +130,13 @@ export class ApeKeyVerifierService implements ApeKeyVerifier, OnModuleInit, OnMo
 
   private evictLocal(eviction: Eviction): void {
     // Checks already under way may have read the key before the change; later requests must not join them.
-    this.inflight.clear();
-    if ('keyId' in eviction) this.cache.evictKey(eviction.keyId);
-    else this.cache.evictUser(eviction.uid);
+    if ('keyId' in eviction) {
+      for (const [hash, pending] of this.inflight)
+        if (pending.keyId === eviction.keyId) this.inflight.delete(hash);
+      this.cache.evictKey(eviction.keyId);
+    } else {
+      this.inflight.clear();
+      this.cache.evictUser(eviction.uid);
+    }
   }
 }

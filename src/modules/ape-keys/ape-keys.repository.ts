@@ -39,7 +39,9 @@ export class ApeKeysRepository {
 
   /** Serialises one user's key creations until the transaction ends, so the per-user cap cannot be overshot. */
   async lockKeysOf(uid: string, trx: Executor): Promise<void> {
-    await sql`SELECT pg_advisory_xact_lock(${advisoryLockKey(`ape-keys:${uid}`).toString()}::bigint)`.execute(trx);
+    await sql`SELECT pg_advisory_xact_lock(${advisoryLockKey(`ape-keys:${uid}`).toString()}::bigint)`.execute(
+      trx,
+    );
   }
 
   async listOf(uid: string): Promise<ApeKeyRow[]> {
@@ -118,7 +120,9 @@ export class ApeKeysRepository {
    * The authentication lookup. Not owner-scoped on purpose: the presented key names its id, and its secret is then
    * checked against the stored hash.
    */
-  async findForVerification(id: string): Promise<{ uid: string; enabled: boolean; hash: string } | undefined> {
+  async findForVerification(
+    id: string,
+  ): Promise<{ uid: string; enabled: boolean; hash: string } | undefined> {
     return this.db
       .selectFrom('ape_keys')
       .select(['uid', 'enabled', 'hash'])

@@ -98,7 +98,13 @@ export class ConnectionsRepository {
     return row && toOwn(row);
   }
 
-  async setStatus(uid: string, id: string, status: ConnectionStatus, now: number, trx: Executor): Promise<void> {
+  async setStatus(
+    uid: string,
+    id: string,
+    status: ConnectionStatus,
+    now: number,
+    trx: Executor,
+  ): Promise<void> {
     await trx
       .updateTable('connections')
       .set({ status, last_modified: now })
@@ -108,11 +114,7 @@ export class ConnectionsRepository {
   }
 
   async remove(uid: string, id: string, trx: Executor): Promise<void> {
-    await trx
-      .deleteFrom('connections')
-      .where(involving(uid))
-      .where('id', '=', id)
-      .execute();
+    await trx.deleteFrom('connections').where(involving(uid)).where('id', '=', id).execute();
   }
 
   async findOne(uid: string, id: string, executor: Executor = this.db): Promise<Connection | undefined> {
@@ -176,7 +178,12 @@ function withNames(executor: Executor) {
     ]);
 }
 
-function toOwn(row: { id: string; initiator_uid: string; receiver_uid: string; status: string }): OwnConnection {
+function toOwn(row: {
+  id: string;
+  initiator_uid: string;
+  receiver_uid: string;
+  status: string;
+}): OwnConnection {
   return {
     id: row.id,
     initiatorUid: row.initiator_uid,

@@ -32,7 +32,10 @@ export class ConnectionsService {
     private readonly clock: Clock,
   ) {}
 
-  list(uid: string, filter: { statuses?: ConnectionStatus[]; types?: ConnectionType[] }): Promise<Connection[]> {
+  list(
+    uid: string,
+    filter: { statuses?: ConnectionStatus[]; types?: ConnectionType[] },
+  ): Promise<Connection[]> {
     return this.repository.list(uid, filter);
   }
 

@@ -46,7 +46,13 @@ describe('selectedBadgeId', () => {
     [{ id: 1, selected: true }, undefined],
     [[{ id: 1 }, { id: 2, selected: false }], undefined],
     [[{ id: 1 }, { id: 14, selected: true }], 14],
-    [[{ id: '3', selected: true }, { id: 4, selected: true }], 4],
+    [
+      [
+        { id: '3', selected: true },
+        { id: 4, selected: true },
+      ],
+      4,
+    ],
     [['junk', null, { id: 5, selected: true }], 5],
   ])('%j → %s', (badges, expected) => {
     expect(selectedBadgeId(badges)).toBe(expected);

@@ -3,7 +3,8 @@ import { IsId } from '../../../common/validation/is-id';
 
 // The original's slug: letters, digits, underscore, dot, hyphen; not starting with a dot.
 const NAME = /^(?!\.)[0-9a-zA-Z_.-]+$/;
-const NAME_MESSAGE = 'must contain only letters, numbers, underscores, dots and hyphens, and not start with a dot';
+const NAME_MESSAGE =
+  'must contain only letters, numbers, underscores, dots and hyphens, and not start with a dot';
 
 export class CreateApeKeyDto {
   @IsString()
