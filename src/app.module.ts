@@ -14,6 +14,8 @@ import { DatabaseModule } from './infra/database/database.module';
 import { RedisModule } from './infra/redis/redis.module';
 import { AdminModule } from './modules/admin/admin.module';
 import { ConfigsModule } from './modules/configs/configs.module';
+import { ApeKeyModule } from './modules/ape-keys/ape-keys.module';
+import { ConnectionModule } from './modules/connections/connections.module';
 import { ConfigurationModule } from './modules/configuration/configuration.module';
 import { InboxModule } from './modules/inbox/inbox.module';
 import { PresetsModule } from './modules/presets/presets.module';
@@ -31,6 +33,8 @@ export const FEATURE_MODULES: Type[] = [
   PresetsModule,
   QuotesModule,
   WebhooksModule,
+  ConnectionModule,
+  ApeKeyModule,
 ];
 
 export interface AppModuleOptions {

@@ -1,5 +1,6 @@
 import { CONTENT_LIMITS } from './classes/content';
 import { FOUNDATION_LIMITS } from './classes/foundation';
+import { SOCIAL_LIMITS } from './classes/social';
 import type { RateLimitClass } from './classes/time';
 
 export type { RateLimitClass };
@@ -13,6 +14,7 @@ export type { RateLimitClass };
 export const RATE_LIMIT_CLASSES = {
   ...FOUNDATION_LIMITS,
   ...CONTENT_LIMITS,
+  ...SOCIAL_LIMITS,
 } satisfies Record<string, RateLimitClass>;
 
 export type RateLimitId = keyof typeof RATE_LIMIT_CLASSES;

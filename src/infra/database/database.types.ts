@@ -21,6 +21,26 @@ export type JsonPrimitive = boolean | number | string | null;
 
 export type JsonValue = JsonArray | JsonObject | JsonPrimitive;
 
+export interface ApeKeys {
+  created_on: number;
+  enabled: boolean;
+  hash: string;
+  id: string;
+  last_used_on: Generated<number>;
+  modified_on: number;
+  name: string;
+  uid: string;
+}
+
+export interface Connections {
+  created_at: number;
+  id: string;
+  initiator_uid: string;
+  last_modified: number;
+  receiver_uid: string;
+  status: string;
+}
+
 export interface InboxMail {
   body: string;
   id: string;
@@ -176,6 +196,8 @@ export interface Users {
 }
 
 export interface DB {
+  ape_keys: ApeKeys;
+  connections: Connections;
   inbox_mail: InboxMail;
   new_quotes: NewQuotes;
   personal_bests: PersonalBests;

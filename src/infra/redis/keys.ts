@@ -16,6 +16,8 @@ export const redisKeys = {
   configurationChannel: () => 'config:changed',
   /** Pub/sub channel telling replicas to drop a user's cached tokens (revocation, deletion). */
   authEvictChannel: () => 'auth:evict',
+  /** Pub/sub channel telling replicas to drop cached ApeKey verifications (of one key or of one user). */
+  apeKeyEvictChannel: () => 'apekeys:evict',
   /** Tokens of a user issued before this instant (ms) count as revoked. */
   tokensRevokedBefore: (uid: string) => `auth:${tag(uid)}:revokedBefore`,
 };

@@ -4,6 +4,8 @@ import * as userCollections from './20261121000100_user_collections';
 import * as configsPresets from './20261122040000_configs_presets';
 import * as quotes from './20261122040100_quotes';
 import * as releaseJobs from './20261122040200_release_jobs';
+import * as connections from './20261122030000_connections';
+import * as apeKeys from './20261122030100_ape_keys';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so they sort in the order they must run; a feature adds
@@ -15,4 +17,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '20261122040000_configs_presets': configsPresets,
   '20261122040100_quotes': quotes,
   '20261122040200_release_jobs': releaseJobs,
+  '20261122030000_connections': connections,
+  '20261122030100_ape_keys': apeKeys,
 };

@@ -1,0 +1,6 @@
+import { IsId } from '../../../common/validation/is-id';
+
+export class ConnectionIdParams {
+  @IsId()
+  id!: string;
+}

@@ -1,0 +1,71 @@
+/** A personal best record as the original platform shows it (`top15`/`top60` of a friend). */
+export interface FriendPersonalBest {
+  acc: number;
+  consistency: number;
+  difficulty: string;
+  lazyMode: boolean;
+  language: string;
+  punctuation: boolean;
+  numbers: boolean;
+  raw: number;
+  wpm: number;
+  timestamp: number;
+}
+
+/** One entry of `GET /users/friends` (spec: uid, name, xp, streak, isPremium, last activity, connection metadata). */
+export interface Friend {
+  uid: string;
+  name: string;
+  chatId?: string;
+  chatAvatar?: string;
+  startedTests: number;
+  completedTests: number;
+  timeTyping: number;
+  xp: number;
+  streak: { length: number; maxLength: number };
+  lastActivityTimestamp?: number;
+  banned: boolean;
+  lbOptOut: boolean;
+  badgeId?: number;
+  isPremium?: boolean;
+  top15?: FriendPersonalBest;
+  top60?: FriendPersonalBest;
+  /** Absent on the caller's own entry. */
+  connectionId?: string;
+  lastModified?: number;
+}
+
+export interface FriendRow {
+  uid: string;
+  name: string;
+  chat_id: string | null;
+  chat_avatar: string | null;
+  started_tests: number;
+  completed_tests: number;
+  time_typing: number;
+  xp: number;
+  streak_length: number;
+  streak_max_length: number;
+  last_result_at: number | null;
+  banned: boolean;
+  lb_opt_out: boolean;
+  inventory_badges: unknown;
+  premium_expires_at: number | null;
+  connection_id: string | null;
+  last_modified: number | null;
+}
+
+export interface TimePbRow {
+  uid: string;
+  mode2: string;
+  acc: number;
+  consistency: number;
+  difficulty: string;
+  lazy_mode: boolean;
+  language: string;
+  punctuation: boolean;
+  numbers: boolean;
+  raw: number;
+  wpm: number;
+  timestamp: number;
+}
