@@ -1,5 +1,6 @@
 import { FOUNDATION_LIMITS } from './classes/foundation';
 import type { RateLimitClass } from './classes/time';
+import { USERS_LIMITS } from './classes/users';
 
 export type { RateLimitClass };
 
@@ -11,6 +12,7 @@ export type { RateLimitClass };
  */
 export const RATE_LIMIT_CLASSES = {
   ...FOUNDATION_LIMITS,
+  ...USERS_LIMITS,
 } satisfies Record<string, RateLimitClass>;
 
 export type RateLimitId = keyof typeof RATE_LIMIT_CLASSES;

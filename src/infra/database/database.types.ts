@@ -21,6 +21,14 @@ export type JsonPrimitive = boolean | number | string | null;
 
 export type JsonValue = JsonArray | JsonObject | JsonPrimitive;
 
+export interface CustomThemes {
+  colors: Json;
+  created_at: number;
+  id: string;
+  name: string;
+  uid: string;
+}
+
 export interface InboxMail {
   body: string;
   id: string;
@@ -120,6 +128,7 @@ export interface Users {
 }
 
 export interface DB {
+  custom_themes: CustomThemes;
   inbox_mail: InboxMail;
   personal_bests: PersonalBests;
   server_configuration: ServerConfiguration;
