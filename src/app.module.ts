@@ -16,9 +16,10 @@ import { AdminModule } from './modules/admin/admin.module';
 import { ConfigurationModule } from './modules/configuration/configuration.module';
 import { InboxModule } from './modules/inbox/inbox.module';
 import { StatusModule } from './modules/status/status.module';
+import { UsersModule } from './modules/users/users.module';
 
 /** Feature modules, in no particular order; each owns its routes, tables and Redis keys. */
-export const FEATURE_MODULES: Type[] = [StatusModule, ConfigurationModule, AdminModule, InboxModule];
+export const FEATURE_MODULES: Type[] = [StatusModule, ConfigurationModule, AdminModule, InboxModule, UsersModule];
 
 export interface AppModuleOptions {
   env: AppEnv;
