@@ -6,13 +6,13 @@ export class UpdateInboxDto {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(1000)
-  @IsUUID('all', { each: true })
+  @IsUUID('all', { each: true, message: 'must contain mail ids (UUIDs) only' })
   mailIdsToMarkRead?: string[];
 
   @IsOptional()
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(1000)
-  @IsUUID('all', { each: true })
+  @IsUUID('all', { each: true, message: 'must contain mail ids (UUIDs) only' })
   mailIdsToDelete?: string[];
 }
