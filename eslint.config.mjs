@@ -34,7 +34,15 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**/*.ts', '**/*.spec.ts', 'bench/**/*.ts', 'src/dev.ts', 'src/cli.ts', 'src/**/*.cli.ts'],
+    files: [
+      'test/**/*.ts',
+      '**/*.spec.ts',
+      'bench/**/*.ts',
+      'src/dev.ts',
+      'src/cli.ts',
+      'src/**/*.cli.ts',
+      'scripts/**/*.js',
+    ],
     rules: { 'no-console': 'off' },
   },
   {

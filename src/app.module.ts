@@ -19,7 +19,13 @@ import { StatusModule } from './modules/status/status.module';
 import { UsersModule } from './modules/users/users.module';
 
 /** Feature modules, in no particular order; each owns its routes, tables and Redis keys. */
-export const FEATURE_MODULES: Type[] = [StatusModule, ConfigurationModule, AdminModule, InboxModule, UsersModule];
+export const FEATURE_MODULES: Type[] = [
+  StatusModule,
+  ConfigurationModule,
+  AdminModule,
+  InboxModule,
+  UsersModule,
+];
 
 export interface AppModuleOptions {
   env: AppEnv;

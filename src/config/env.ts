@@ -160,7 +160,9 @@ export function loadEnv(src: Source = process.env, defaults: Partial<AppEnv> = {
     },
     chat: {
       authorizeUrl:
-        str(src, 'CHAT_AUTHORIZE_URL') ?? defaults.chat?.authorizeUrl ?? 'https://discord.com/oauth2/authorize',
+        str(src, 'CHAT_AUTHORIZE_URL') ??
+        defaults.chat?.authorizeUrl ??
+        'https://discord.com/oauth2/authorize',
       apiUrl: str(src, 'CHAT_API_URL') ?? defaults.chat?.apiUrl ?? 'https://discord.com/api',
       clientId: str(src, 'CHAT_CLIENT_ID') ?? defaults.chat?.clientId,
       redirectUri: str(src, 'CHAT_REDIRECT_URI') ?? defaults.chat?.redirectUri,

@@ -3,5 +3,9 @@ import { InboxController } from './inbox.controller';
 import { InboxRepository } from './inbox.repository';
 import { InboxService } from './inbox.service';
 
-@Module({ controllers: [InboxController], providers: [InboxRepository, InboxService], exports: [InboxService] })
+@Module({
+  controllers: [InboxController],
+  providers: [InboxRepository, InboxService],
+  exports: [InboxService],
+})
 export class InboxModule {}

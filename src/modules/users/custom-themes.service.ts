@@ -39,7 +39,8 @@ export class CustomThemesService {
   }
 
   async update(uid: string, id: string, name: string, colors: ThemeColors): Promise<void> {
-    if (!(await this.themes.update(uid, id, name, colorsOf(colors)))) throw new AppError(404, THEME_NOT_FOUND);
+    if (!(await this.themes.update(uid, id, name, colorsOf(colors))))
+      throw new AppError(404, THEME_NOT_FOUND);
   }
 
   async delete(uid: string, id: string): Promise<void> {

@@ -1,6 +1,11 @@
 import { groupPersonalBests, profilePersonalBests, type PersonalBestRow } from './personal-bests';
 
-const row = (mode: string, mode2: string, wpm: number, extra: Partial<PersonalBestRow> = {}): PersonalBestRow => ({
+const row = (
+  mode: string,
+  mode2: string,
+  wpm: number,
+  extra: Partial<PersonalBestRow> = {},
+): PersonalBestRow => ({
   mode,
   mode2,
   language: 'english',

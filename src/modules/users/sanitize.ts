@@ -1,7 +1,16 @@
 import { Parser } from 'htmlparser2';
 
 /** Elements whose content is not text a person typed for display. */
-const DROPPED_CONTENT = new Set(['script', 'style', 'noscript', 'template', 'textarea', 'iframe', 'object', 'title']);
+const DROPPED_CONTENT = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'textarea',
+  'iframe',
+  'object',
+  'title',
+]);
 
 /**
  * Removes HTML markup (tags, comments, the content of script-like elements) and keeps the text as typed: entities are

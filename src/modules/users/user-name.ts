@@ -11,7 +11,8 @@ export const NAME_MAX_LENGTH = 16;
  */
 export function userNameProblem(value: unknown): string | null {
   if (typeof value !== 'string') return 'must be a string';
-  if (value.length < 1 || value.length > NAME_MAX_LENGTH) return `must be 1-${NAME_MAX_LENGTH} characters long`;
+  if (value.length < 1 || value.length > NAME_MAX_LENGTH)
+    return `must be 1-${NAME_MAX_LENGTH} characters long`;
   if (!NAME_CHARACTERS.test(value)) return 'may only contain letters, digits, underscores, hyphens and dots';
   if (value.startsWith('.')) return 'cannot start with a dot';
   return null;

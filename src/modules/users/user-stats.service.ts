@@ -53,6 +53,9 @@ export class UserStatsService {
 
   async currentTestActivity(uid: string) {
     const now = this.clock.now();
-    return currentTestActivity(await this.stats.testActivity(uid, utcDay(now) - CURRENT_ACTIVITY_DAYS + 1), now);
+    return currentTestActivity(
+      await this.stats.testActivity(uid, utcDay(now) - CURRENT_ACTIVITY_DAYS + 1),
+      now,
+    );
   }
 }

@@ -53,9 +53,7 @@ export class UsersController {
   @RateLimit('userForgotPasswordEmail')
   async forgotPassword(@Body() body: ForgotPasswordDto, @Ip() ip: string) {
     await this.accounts.requestPasswordReset(body.email, body.captcha, ip);
-    return ok(
-      'Password reset request received. If the email is valid, you will receive an email shortly.',
-    );
+    return ok('Password reset request received. If the email is valid, you will receive an email shortly.');
   }
 
   @Patch('name')

@@ -3,7 +3,11 @@ import { APP_ENV, type AppEnv } from '../../config/env';
 import { InboxModule } from '../inbox/inbox.module';
 import { AccountManagementService } from './account-management.service';
 import { ChatLinkService } from './chat/chat-link.service';
-import { ChatPlatformClient, DevChatPlatformClient, HttpChatPlatformClient } from './chat/chat-platform-client';
+import {
+  ChatPlatformClient,
+  DevChatPlatformClient,
+  HttpChatPlatformClient,
+} from './chat/chat-platform-client';
 import { ChatStateRepository } from './chat/chat-state.repository';
 import { UsersChatController } from './chat/users-chat.controller';
 import { CustomThemesRepository } from './custom-themes.repository';

@@ -199,7 +199,11 @@ export class UsersRepository {
   }
 
   async chatAccountOwner(chatId: string): Promise<string | undefined> {
-    const row = await this.db.selectFrom('users').select('uid').where('chat_id', '=', chatId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('users')
+      .select('uid')
+      .where('chat_id', '=', chatId)
+      .executeTakeFirst();
     return row?.uid;
   }
 

@@ -31,21 +31,29 @@ describe('account: GET /users, name, opt-out, email, password, tokens, reset, de
       ['POST', '/users/revokeAllTokens', undefined],
     ];
 
-    it.each(routes)('%s %s refuses a stale token: 401 This endpoint requires a fresh token', async (m, url, body) => {
-      const user = await createUser(t.db);
-      const res = await t.request(m, url, { auth: await staleBearer(t, user.uid), body });
-      expect(res.status).toBe(401);
-      expect(res.body).toEqual({ message: 'This endpoint requires a fresh token', data: null });
-      expect(await t.db.selectFrom('users').select('name').where('uid', '=', user.uid).executeTakeFirst()).toEqual({
-        name: user.name,
-      });
-    });
+    it.each(routes)(
+      '%s %s refuses a stale token: 401 This endpoint requires a fresh token',
+      async (m, url, body) => {
+        const user = await createUser(t.db);
+        const res = await t.request(m, url, { auth: await staleBearer(t, user.uid), body });
+        expect(res.status).toBe(401);
+        expect(res.body).toEqual({ message: 'This endpoint requires a fresh token', data: null });
+        expect(
+          await t.db.selectFrom('users').select('name').where('uid', '=', user.uid).executeTakeFirst(),
+        ).toEqual({
+          name: user.name,
+        });
+      },
+    );
 
-    it.each(routes)('%s %s refuses ApeKeys: 401 This endpoint does not accept ApeKeys', async (m, url, body) => {
-      const res = await t.request(m, url, { auth: ANY_APE_KEY, body });
-      expect(res.status).toBe(401);
-      expect(res.body.message).toBe('This endpoint does not accept ApeKeys');
-    });
+    it.each(routes)(
+      '%s %s refuses ApeKeys: 401 This endpoint does not accept ApeKeys',
+      async (m, url, body) => {
+        const res = await t.request(m, url, { auth: ANY_APE_KEY, body });
+        expect(res.status).toBe(401);
+        expect(res.body.message).toBe('This endpoint does not accept ApeKeys');
+      },
+    );
 
     it.each(routes)('%s %s refuses a request without a token: 401 Unauthorized', async (m, url, body) => {
       const res = await t.request(m, url, { body });
@@ -96,7 +104,10 @@ describe('account: GET /users, name, opt-out, email, password, tokens, reset, de
       for (const subject of ['a', 'b', 'c']) await inbox.send(user.uid, { subject, body: 'x' });
       await t.db.updateTable('inbox_mail').set({ read: true }).where('subject', '=', 'a').execute();
       const auth = await t.bearer(user.uid);
-      expect(((await t.request('GET', '/users', { auth })).body.data as { inboxUnreadSize: number }).inboxUnreadSize).toBe(2);
+      expect(
+        ((await t.request('GET', '/users', { auth })).body.data as { inboxUnreadSize: number })
+          .inboxUnreadSize,
+      ).toBe(2);
       await t.configure({ users: { inbox: { enabled: false } } });
       try {
         const off = await t.request('GET', '/users', { auth });
@@ -111,8 +122,11 @@ describe('account: GET /users, name, opt-out, email, password, tokens, reset, de
       const active = await createUser(t.db, { premiumExpiresAt: t.clock.now() + DAY_MS });
       const expired = await createUser(t.db, { premiumExpiresAt: t.clock.now() - 1 });
       const premiumOf = async (uid: string) =>
-        ((await t.request('GET', '/users', { auth: await t.bearer(uid) })).body.data as { isPremium: boolean })
-          .isPremium;
+        (
+          (await t.request('GET', '/users', { auth: await t.bearer(uid) })).body.data as {
+            isPremium: boolean;
+          }
+        ).isPremium;
       expect(await premiumOf(lifetime.uid)).toBe(false);
       await t.configure({ users: { premium: { enabled: true } } });
       try {
@@ -193,12 +207,15 @@ describe('account: GET /users, name, opt-out, email, password, tokens, reset, de
       expect([ra, rb].find((r) => r.status === 409)?.body.message).toBe('Username already taken');
     });
 
-    it.each([[''], ['.x'], ['with space'], [7], ['x'.repeat(17)]])('refuses the name %p with 422', async (name) => {
-      const user = await createUser(t.db);
-      const res = await rename(user.uid, name);
-      expect(res.status).toBe(422);
-      expect(res.body.validationErrors?.[0]).toMatch(/^"name" /);
-    });
+    it.each([[''], ['.x'], ['with space'], [7], ['x'.repeat(17)]])(
+      'refuses the name %p with 422',
+      async (name) => {
+        const user = await createUser(t.db);
+        const res = await rename(user.uid, name);
+        expect(res.status).toBe(422);
+        expect(res.body.validationErrors?.[0]).toMatch(/^"name" /);
+      },
+    );
   });
 
   describe('POST /users/optOutOfLeaderboards', () => {
@@ -208,12 +225,16 @@ describe('account: GET /users, name, opt-out, email, password, tokens, reset, de
       const res = await t.request('POST', '/users/optOutOfLeaderboards', { auth });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ message: 'User opted out of leaderboards', data: null });
-      expect(((await t.request('GET', '/users', { auth })).body.data as { lbOptOut: boolean }).lbOptOut).toBe(true);
+      expect(((await t.request('GET', '/users', { auth })).body.data as { lbOptOut: boolean }).lbOptOut).toBe(
+        true,
+      );
       expect(notified).toContain(`optOut:${user.uid}`);
     });
 
     it('refuses ApeKeys and missing tokens', async () => {
-      expect((await t.request('POST', '/users/optOutOfLeaderboards', { auth: ANY_APE_KEY })).status).toBe(401);
+      expect((await t.request('POST', '/users/optOutOfLeaderboards', { auth: ANY_APE_KEY })).status).toBe(
+        401,
+      );
       expect((await t.request('POST', '/users/optOutOfLeaderboards')).status).toBe(401);
     });
   });
@@ -228,7 +249,11 @@ describe('account: GET /users, name, opt-out, email, password, tokens, reset, de
       });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ message: 'Email updated', data: null });
-      const row = await t.db.selectFrom('users').select('email').where('uid', '=', user.uid).executeTakeFirstOrThrow();
+      const row = await t.db
+        .selectFrom('users')
+        .select('email')
+        .where('uid', '=', user.uid)
+        .executeTakeFirstOrThrow();
       expect(row.email).toBe('new.address@example.test');
       const after = await t.request('GET', '/users', { auth });
       expect(after.status).toBe(401);
@@ -273,7 +298,9 @@ describe('account: GET /users, name, opt-out, email, password, tokens, reset, de
       const res = await t.request('POST', '/users/revokeAllTokens', { auth });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ message: 'All tokens revoked', data: null });
-      expect((await t.request('GET', '/users', { auth })).body.message).toBe('Token revoked - please login again');
+      expect((await t.request('GET', '/users', { auth })).body.message).toBe(
+        'Token revoked - please login again',
+      );
       expect((await t.request('GET', '/users', { auth: otherAuth })).status).toBe(200);
       t.clock.advance(2000);
       expect((await t.request('GET', '/users', { auth: await t.bearer(user.uid) })).status).toBe(200);
@@ -282,8 +309,9 @@ describe('account: GET /users, name, opt-out, email, password, tokens, reset, de
 
   /** Rows of every user-owned table the users feature knows, for one uid. */
   async function ownedRows(uid: string) {
-    const count = async (table: 'tags' | 'custom_themes' | 'inbox_mail' | 'personal_bests' | 'test_activity') =>
-      (await t.db.selectFrom(table).select('uid').where('uid', '=', uid).execute()).length;
+    const count = async (
+      table: 'tags' | 'custom_themes' | 'inbox_mail' | 'personal_bests' | 'test_activity',
+    ) => (await t.db.selectFrom(table).select('uid').where('uid', '=', uid).execute()).length;
     return {
       tags: await count('tags'),
       themes: await count('custom_themes'),
@@ -297,13 +325,24 @@ describe('account: GET /users, name, opt-out, email, password, tokens, reset, de
     const auth = await t.bearer(uid);
     await t.request('POST', '/users/tags', { auth, body: { tagName: 'mytag' } });
     const colors = Object.fromEntries(
-      ['bg', 'main', 'caret', 'sub', 'text', 'error', 'errorExtra', 'colorfulError', 'colorfulErrorExtra'].map(
-        (k) => [k, '#123'],
-      ),
+      [
+        'bg',
+        'main',
+        'caret',
+        'sub',
+        'text',
+        'error',
+        'errorExtra',
+        'colorfulError',
+        'colorfulErrorExtra',
+      ].map((k) => [k, '#123']),
     );
     await t.request('POST', '/users/customThemes', { auth, body: { name: 'theme', colors } });
     await t.request('POST', '/users/favoriteQuotes', { auth, body: { language: 'english', quoteId: '7' } });
-    await t.request('PATCH', '/users/profile', { auth, body: { bio: 'hello', showActivityOnPublicProfile: true } });
+    await t.request('PATCH', '/users/profile', {
+      auth,
+      body: { bio: 'hello', showActivityOnPublicProfile: true },
+    });
     await t.app.get(InboxService).send(uid, { subject: 's', body: 'b' });
     await insertPersonalBest(t, uid);
     await insertActivity(t, uid, Math.floor(t.clock.now() / DAY_MS), 3);
@@ -378,7 +417,11 @@ describe('account: GET /users, name, opt-out, email, password, tokens, reset, de
       const res = await t.request('PATCH', '/users/reset', { auth: await t.bearer(user.uid) });
       expect(res.status).toBe(403);
       expect(res.body.message).toBe('Banned users cannot reset their account');
-      const row = await t.db.selectFrom('users').select('xp').where('uid', '=', user.uid).executeTakeFirstOrThrow();
+      const row = await t.db
+        .selectFrom('users')
+        .select('xp')
+        .where('uid', '=', user.uid)
+        .executeTakeFirstOrThrow();
       expect(row.xp).toBe(10);
     });
   });
@@ -401,7 +444,9 @@ describe('account: GET /users, name, opt-out, email, password, tokens, reset, de
       expect(after.status).toBe(404);
       expect(after.body.message).toBe('User not found');
       // The name is free again.
-      expect((await t.request('GET', `/users/checkName/${user.name}`)).body.data).toEqual({ available: true });
+      expect((await t.request('GET', `/users/checkName/${user.name}`)).body.data).toEqual({
+        available: true,
+      });
     });
   });
 });

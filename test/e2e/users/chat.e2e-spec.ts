@@ -13,13 +13,17 @@ describe('chat link: GET /users/chat/oauth, POST /users/chat/link, POST /users/c
     platform = await startStubServer((req) => {
       const token = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1] ?? '';
       const account = accounts.get(token);
-      if (req.path !== '/api/users/@me' || !account) return { status: 401, json: { message: '401: Unauthorized' } };
+      if (req.path !== '/api/users/@me' || !account)
+        return { status: 401, json: { message: '401: Unauthorized' } };
       return { json: { id: account.id, username: 'someone', avatar: account.avatar } };
     });
     t = await createTestApp({
       configuration: { rateLimiting: { badAuthentication: { enabled: false } } },
       env: {
-        rateLimit: { globalPerMinute: 100_000, overrides: { userChatLink: { max: 1000 }, userChatUnlink: { max: 1000 } } },
+        rateLimit: {
+          globalPerMinute: 100_000,
+          overrides: { userChatLink: { max: 1000 }, userChatUnlink: { max: 1000 } },
+        },
         chat: {
           authorizeUrl: `${platform.url}/oauth2/authorize`,
           apiUrl: `${platform.url}/api`,
@@ -72,16 +76,29 @@ describe('chat link: GET /users/chat/oauth, POST /users/chat/link, POST /users/c
     const before = platform.requests.length;
     const res = await link(me.auth, { tokenType: 'Bearer', accessToken: 'tok-link', state });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ message: 'Discord account linked', data: { chatId: '111', chatAvatar: 'avatarhash' } });
+    expect(res.body).toEqual({
+      message: 'Discord account linked',
+      data: { chatId: '111', chatAvatar: 'avatarhash' },
+    });
     expect(platform.requests[before]?.headers.authorization).toBe('Bearer tok-link');
     const user = (await t.request('GET', '/users', { auth: me.auth })).body.data as Record<string, unknown>;
     expect(user).toMatchObject({ chatId: '111', chatAvatar: 'avatarhash' });
-    const profile = (await t.request('GET', `/users/${me.name}/profile`)).body.data as Record<string, unknown>;
+    const profile = (await t.request('GET', `/users/${me.name}/profile`)).body.data as Record<
+      string,
+      unknown
+    >;
     expect(profile).toMatchObject({ chatId: '111', chatAvatar: 'avatarhash' });
 
     accounts.set('tok-link', { id: '111', avatar: 'newavatar' });
-    const again = await link(me.auth, { tokenType: 'Bearer', accessToken: 'tok-link', state: await stateFor(me.auth) });
-    expect(again.body).toEqual({ message: 'Discord avatar updated', data: { chatId: '111', chatAvatar: 'newavatar' } });
+    const again = await link(me.auth, {
+      tokenType: 'Bearer',
+      accessToken: 'tok-link',
+      state: await stateFor(me.auth),
+    });
+    expect(again.body).toEqual({
+      message: 'Discord avatar updated',
+      data: { chatId: '111', chatAvatar: 'newavatar' },
+    });
   });
 
   it('accepts a state once only, and only the latest one of the user', async () => {
@@ -95,8 +112,12 @@ describe('chat link: GET /users/chat/oauth, POST /users/chat/link, POST /users/c
     // The failed attempt used up the pending state too.
     expect((await link(me.auth, { tokenType: 'Bearer', accessToken: 'tok-once', state })).status).toBe(403);
     const fresh = await stateFor(me.auth);
-    expect((await link(me.auth, { tokenType: 'Bearer', accessToken: 'tok-once', state: fresh })).status).toBe(200);
-    expect((await link(me.auth, { tokenType: 'Bearer', accessToken: 'tok-once', state: fresh })).status).toBe(403);
+    expect((await link(me.auth, { tokenType: 'Bearer', accessToken: 'tok-once', state: fresh })).status).toBe(
+      200,
+    );
+    expect((await link(me.auth, { tokenType: 'Bearer', accessToken: 'tok-once', state: fresh })).status).toBe(
+      403,
+    );
   });
 
   it('refuses another user’s state and an expired one', async () => {
@@ -104,7 +125,9 @@ describe('chat link: GET /users/chat/oauth, POST /users/chat/link, POST /users/c
     const other = await signedIn();
     accounts.set('tok-x', { id: '333', avatar: null });
     const theirs = await stateFor(other.auth);
-    expect((await link(me.auth, { tokenType: 'Bearer', accessToken: 'tok-x', state: theirs })).status).toBe(403);
+    expect((await link(me.auth, { tokenType: 'Bearer', accessToken: 'tok-x', state: theirs })).status).toBe(
+      403,
+    );
     const mine = await stateFor(me.auth);
     await t.redis.pexpire(`chat:{${me.uid}}:oauthState`, 1);
     await new Promise((r) => setTimeout(r, 20));
@@ -118,8 +141,13 @@ describe('chat link: GET /users/chat/oauth, POST /users/chat/link, POST /users/c
     const second = await signedIn();
     accounts.set('tok-shared', { id: '444', avatar: null });
     expect(
-      (await link(first.auth, { tokenType: 'Bearer', accessToken: 'tok-shared', state: await stateFor(first.auth) }))
-        .status,
+      (
+        await link(first.auth, {
+          tokenType: 'Bearer',
+          accessToken: 'tok-shared',
+          state: await stateFor(first.auth),
+        })
+      ).status,
     ).toBe(200);
     const res = await link(second.auth, {
       tokenType: 'Bearer',
@@ -127,14 +155,25 @@ describe('chat link: GET /users/chat/oauth, POST /users/chat/link, POST /users/c
       state: await stateFor(second.auth),
     });
     expect(res.status).toBe(409);
-    expect(res.body).toEqual({ message: 'This Discord account is linked to a different account', data: null });
-    const row = await t.db.selectFrom('users').select('chat_id').where('uid', '=', second.uid).executeTakeFirst();
+    expect(res.body).toEqual({
+      message: 'This Discord account is linked to a different account',
+      data: null,
+    });
+    const row = await t.db
+      .selectFrom('users')
+      .select('chat_id')
+      .where('uid', '=', second.uid)
+      .executeTakeFirst();
     expect(row?.chat_id).toBeNull();
   });
 
   it('answers 500 Could not get Discord account info when the platform refuses the token', async () => {
     const me = await signedIn();
-    const res = await link(me.auth, { tokenType: 'Bearer', accessToken: 'unknown-token', state: await stateFor(me.auth) });
+    const res = await link(me.auth, {
+      tokenType: 'Bearer',
+      accessToken: 'unknown-token',
+      state: await stateFor(me.auth),
+    });
     expect(res.status).toBe(500);
     expect(res.body.message).toBe('Could not get Discord account info');
   });
@@ -142,7 +181,11 @@ describe('chat link: GET /users/chat/oauth, POST /users/chat/link, POST /users/c
   it('refuses banned users', async () => {
     const me = await signedIn({ banned: true });
     accounts.set('tok-banned', { id: '555', avatar: null });
-    const res = await link(me.auth, { tokenType: 'Bearer', accessToken: 'tok-banned', state: await stateFor(me.auth) });
+    const res = await link(me.auth, {
+      tokenType: 'Bearer',
+      accessToken: 'tok-banned',
+      state: await stateFor(me.auth),
+    });
     expect(res.status).toBe(403);
     expect(res.body.message).toBe('Banned accounts cannot link with Discord');
     const unlink = await t.request('POST', '/users/chat/unlink', { auth: me.auth });
@@ -152,10 +195,19 @@ describe('chat link: GET /users/chat/oauth, POST /users/chat/link, POST /users/c
 
   it.each([
     [{ tokenType: 'Bearer', accessToken: 'a', state: 'short' }, '"state" must be exactly 20 characters long'],
-    [{ tokenType: 'Bearer', accessToken: 'a', state: 'x'.repeat(21) }, '"state" must be exactly 20 characters long'],
+    [
+      { tokenType: 'Bearer', accessToken: 'a', state: 'x'.repeat(21) },
+      '"state" must be exactly 20 characters long',
+    ],
     [{ tokenType: 'Bearer', state: 'x'.repeat(20) }, '"accessToken" must be a string'],
-    [{ tokenType: 'Bearer\r\nX: 1', accessToken: 'a', state: 'x'.repeat(20) }, '"tokenType" must be a token type such as "Bearer"'],
-    [{ tokenType: 'Bearer', accessToken: 'a', state: 'x'.repeat(20), extra: 1 }, "Unrecognized key(s) in object: 'extra'"],
+    [
+      { tokenType: 'Bearer\r\nX: 1', accessToken: 'a', state: 'x'.repeat(20) },
+      '"tokenType" must be a token type such as "Bearer"',
+    ],
+    [
+      { tokenType: 'Bearer', accessToken: 'a', state: 'x'.repeat(20), extra: 1 },
+      "Unrecognized key(s) in object: 'extra'",
+    ],
   ])('refuses %j with 422', async (body, problem) => {
     const me = await signedIn();
     const res = await link(me.auth, body);
@@ -181,14 +233,23 @@ describe('chat link: GET /users/chat/oauth, POST /users/chat/link, POST /users/c
     // The chat account is free for someone else now.
     const other = await signedIn();
     expect(
-      (await link(other.auth, { tokenType: 'Bearer', accessToken: 'tok-unlink', state: await stateFor(other.auth) }))
-        .status,
+      (
+        await link(other.auth, {
+          tokenType: 'Bearer',
+          accessToken: 'tok-unlink',
+          state: await stateFor(other.auth),
+        })
+      ).status,
     ).toBe(200);
   });
 
   it('answers 503 for oauth and link while the integration is off; unlink still works', async () => {
     const me = await signedIn();
-    await t.db.updateTable('users').set({ chat_id: 'off-1', chat_avatar: null }).where('uid', '=', me.uid).execute();
+    await t.db
+      .updateTable('users')
+      .set({ chat_id: 'off-1', chat_avatar: null })
+      .where('uid', '=', me.uid)
+      .execute();
     await t.configure({ users: { discordIntegration: { enabled: false } } });
     try {
       for (const [method, url] of [
@@ -197,7 +258,10 @@ describe('chat link: GET /users/chat/oauth, POST /users/chat/link, POST /users/c
       ] as const) {
         const res = await t.request(method, url, { auth: me.auth, body: {} });
         expect(res.status).toBe(503);
-        expect(res.body).toEqual({ message: 'Discord integration is not available at this time', data: null });
+        expect(res.body).toEqual({
+          message: 'Discord integration is not available at this time',
+          data: null,
+        });
       }
       expect((await t.request('POST', '/users/chat/unlink', { auth: me.auth })).status).toBe(200);
     } finally {

@@ -47,11 +47,14 @@ describe('tags, custom themes and favourite quotes', () => {
       const list = await t.request('GET', '/users/tags', { auth });
       expect(list.body).toEqual({ message: 'Tags retrieved', data: [tag] });
 
-      const renamed = await t.request('PATCH', '/users/tags', { auth, body: { tagId: tag._id, newName: 'sprint' } });
+      const renamed = await t.request('PATCH', '/users/tags', {
+        auth,
+        body: { tagId: tag._id, newName: 'sprint' },
+      });
       expect(renamed.body).toEqual({ message: 'Tag updated', data: null });
-      expect(((await t.request('GET', '/users/tags', { auth })).body.data as { name: string }[])[0]?.name).toBe(
-        'sprint',
-      );
+      expect(
+        ((await t.request('GET', '/users/tags', { auth })).body.data as { name: string }[])[0]?.name,
+      ).toBe('sprint');
 
       const deleted = await t.request('DELETE', `/users/tags/${tag._id}`, { auth });
       expect(deleted.body).toEqual({ message: 'Tag deleted', data: null });
@@ -89,7 +92,9 @@ describe('tags, custom themes and favourite quotes', () => {
 
       const cleared = await t.request('DELETE', `/users/tags/${tag._id}/personalBest`, { auth });
       expect(cleared.body).toEqual({ message: 'Tag PB cleared', data: null });
-      const after = (await t.request('GET', '/users/tags', { auth })).body.data as { personalBests: unknown }[];
+      const after = (await t.request('GET', '/users/tags', { auth })).body.data as {
+        personalBests: unknown;
+      }[];
       expect(after[0]?.personalBests).toEqual({ time: {}, words: {}, quote: {}, zen: {}, custom: {} });
     });
 
@@ -111,8 +116,8 @@ describe('tags, custom themes and favourite quotes', () => {
     it('answers another user’s tag id with 404 Tag not found and changes nothing', async () => {
       const owner = await signedIn();
       const intruder = await signedIn();
-      const tag = (await t.request('POST', '/users/tags', { auth: owner.auth, body: { tagName: 'mine' } })).body
-        .data as { _id: string };
+      const tag = (await t.request('POST', '/users/tags', { auth: owner.auth, body: { tagName: 'mine' } }))
+        .body.data as { _id: string };
       for (const [method, url, body] of [
         ['PATCH', '/users/tags', { tagId: tag._id, newName: 'stolen' }],
         ['DELETE', `/users/tags/${tag._id}`, undefined],
@@ -132,7 +137,10 @@ describe('tags, custom themes and favourite quotes', () => {
     it.each([
       [{ tagName: '' }, '"tagName" must be 1-16 characters long'],
       [{ tagName: 'x'.repeat(17) }, '"tagName" must be 1-16 characters long'],
-      [{ tagName: 'two words' }, '"tagName" may only contain letters and digits, separated by single underscores or hyphens'],
+      [
+        { tagName: 'two words' },
+        '"tagName" may only contain letters and digits, separated by single underscores or hyphens',
+      ],
       [{ tagName: 3 }, '"tagName" must be a string'],
       [{}, '"tagName" must be a string'],
       [{ tagName: 'ok', x: 1 }, "Unrecognized key(s) in object: 'x'"],
@@ -145,7 +153,10 @@ describe('tags, custom themes and favourite quotes', () => {
 
     it('refuses invalid ids: 422 in the body, 400 in the path', async () => {
       const { auth } = await signedIn();
-      const body = await t.request('PATCH', '/users/tags', { auth, body: { tagId: 'bad id!', newName: 'x' } });
+      const body = await t.request('PATCH', '/users/tags', {
+        auth,
+        body: { tagId: 'bad id!', newName: 'x' },
+      });
       expect(body.status).toBe(422);
       expect(body.body.validationErrors).toContain('"tagId" must be a valid id');
       const path = await t.request('DELETE', '/users/tags/bad%20id', { auth });
@@ -171,7 +182,10 @@ describe('tags, custom themes and favourite quotes', () => {
   describe('custom themes', () => {
     it('adds, lists, updates and removes the caller’s themes', async () => {
       const { auth } = await signedIn();
-      const added = await t.request('POST', '/users/customThemes', { auth, body: { name: 'dark_gold', colors: COLORS } });
+      const added = await t.request('POST', '/users/customThemes', {
+        auth,
+        body: { name: 'dark_gold', colors: COLORS },
+      });
       expect(added.status).toBe(200);
       expect(added.body.message).toBe('Custom theme added');
       const theme = added.body.data as { _id: string; name: string };
@@ -193,7 +207,10 @@ describe('tags, custom themes and favourite quotes', () => {
         { _id: theme._id, name: 'pitch-black', colors: newColors },
       ]);
 
-      const removed = await t.request('DELETE', '/users/customThemes', { auth, body: { themeId: theme._id } });
+      const removed = await t.request('DELETE', '/users/customThemes', {
+        auth,
+        body: { themeId: theme._id },
+      });
       expect(removed.body).toEqual({ message: 'Custom theme removed', data: null });
       expect((await t.request('GET', '/users/customThemes', { auth })).body.data).toEqual([]);
     });
@@ -202,10 +219,14 @@ describe('tags, custom themes and favourite quotes', () => {
       const { auth } = await signedIn();
       for (let i = 0; i < 20; i++) {
         expect(
-          (await t.request('POST', '/users/customThemes', { auth, body: { name: `t${i}`, colors: COLORS } })).status,
+          (await t.request('POST', '/users/customThemes', { auth, body: { name: `t${i}`, colors: COLORS } }))
+            .status,
         ).toBe(200);
       }
-      const res = await t.request('POST', '/users/customThemes', { auth, body: { name: 'one-more', colors: COLORS } });
+      const res = await t.request('POST', '/users/customThemes', {
+        auth,
+        body: { name: 'one-more', colors: COLORS },
+      });
       expect(res.status).toBe(409);
       expect(res.body).toEqual({ message: 'Maximum number of custom themes reached', data: null });
     });
@@ -214,7 +235,10 @@ describe('tags, custom themes and favourite quotes', () => {
       const owner = await signedIn();
       const intruder = await signedIn();
       const theme = (
-        await t.request('POST', '/users/customThemes', { auth: owner.auth, body: { name: 'mine', colors: COLORS } })
+        await t.request('POST', '/users/customThemes', {
+          auth: owner.auth,
+          body: { name: 'mine', colors: COLORS },
+        })
       ).body.data as { _id: string };
       for (const [method, body] of [
         ['PATCH', { themeId: theme._id, theme: { name: 'stolen', colors: COLORS } }],
@@ -231,12 +255,24 @@ describe('tags, custom themes and favourite quotes', () => {
 
     const { colorfulErrorExtra: _dropped, ...eightColors } = COLORS;
     it.each([
-      [{ name: 'x', colors: eightColors }, '"colors.colorfulErrorExtra" must be a hex colour (#rgb or #rrggbb)'],
+      [
+        { name: 'x', colors: eightColors },
+        '"colors.colorfulErrorExtra" must be a hex colour (#rgb or #rrggbb)',
+      ],
       [{ name: 'x', colors: { ...COLORS, bg: 'red' } }, '"colors.bg" must be a hex colour (#rgb or #rrggbb)'],
-      [{ name: 'x', colors: { ...COLORS, bg: '#12345' } }, '"colors.bg" must be a hex colour (#rgb or #rrggbb)'],
-      [{ name: 'x', colors: { ...COLORS, subAlt: '#fff' } }, `"colors" Unrecognized key(s) in object: 'subAlt'`],
+      [
+        { name: 'x', colors: { ...COLORS, bg: '#12345' } },
+        '"colors.bg" must be a hex colour (#rgb or #rrggbb)',
+      ],
+      [
+        { name: 'x', colors: { ...COLORS, subAlt: '#fff' } },
+        `"colors" Unrecognized key(s) in object: 'subAlt'`,
+      ],
       [{ name: 'x', colors: Object.values(COLORS) }, '"colors" must be an object'],
-      [{ name: 'bad name', colors: COLORS }, '"name" may only contain letters and digits, separated by single underscores or hyphens'],
+      [
+        { name: 'bad name', colors: COLORS },
+        '"name" may only contain letters and digits, separated by single underscores or hyphens',
+      ],
       [{ name: 'x'.repeat(17), colors: COLORS }, '"name" must be 1-16 characters long'],
       [{ colors: COLORS }, '"name" must be a string'],
     ])('refuses the theme %j with 422', async (body, problem) => {
@@ -286,7 +322,9 @@ describe('tags, custom themes and favourite quotes', () => {
         body: { language: 'english', quoteId: '999' },
       });
       expect(unknown.status).toBe(200);
-      expect((await t.request('GET', '/users/favoriteQuotes', { auth })).body.data).toEqual({ english: ['12', '30'] });
+      expect((await t.request('GET', '/users/favoriteQuotes', { auth })).body.data).toEqual({
+        english: ['12', '30'],
+      });
     });
 
     it('refuses more than quotes.maxFavorites in all: 409', async () => {
@@ -324,9 +362,17 @@ describe('tags, custom themes and favourite quotes', () => {
     it('keeps users’ favourites apart', async () => {
       const a = await signedIn();
       const b = await signedIn();
-      await t.request('POST', '/users/favoriteQuotes', { auth: a.auth, body: { language: 'english', quoteId: '1' } });
-      await t.request('DELETE', '/users/favoriteQuotes', { auth: b.auth, body: { language: 'english', quoteId: '1' } });
-      expect((await t.request('GET', '/users/favoriteQuotes', { auth: a.auth })).body.data).toEqual({ english: ['1'] });
+      await t.request('POST', '/users/favoriteQuotes', {
+        auth: a.auth,
+        body: { language: 'english', quoteId: '1' },
+      });
+      await t.request('DELETE', '/users/favoriteQuotes', {
+        auth: b.auth,
+        body: { language: 'english', quoteId: '1' },
+      });
+      expect((await t.request('GET', '/users/favoriteQuotes', { auth: a.auth })).body.data).toEqual({
+        english: ['1'],
+      });
       expect((await t.request('GET', '/users/favoriteQuotes', { auth: b.auth })).body.data).toEqual({});
     });
   });

@@ -1,5 +1,9 @@
 import { IdentityProvider } from '../../../src/common/auth/identity-provider';
-import { EmailSender, LoggingEmailSender, SmtpEmailSender } from '../../../src/modules/users/email/email-sender';
+import {
+  EmailSender,
+  LoggingEmailSender,
+  SmtpEmailSender,
+} from '../../../src/modules/users/email/email-sender';
 import { startSmtpStub, type SmtpStub } from '../../support/smtp-stub';
 import { startStubServer, type StubServer } from '../../support/stub-server';
 import { createTestApp, type TestApp } from '../../support/test-app';
@@ -95,7 +99,10 @@ describe('POST /users/forgotPasswordEmail (production mode: real captcha and SMT
 
 describe('mail in dev mode', () => {
   it('is logged instead of sent, even with a relay configured', async () => {
-    const t = await createTestApp({ mode: 'dev', env: { mail: { smtpUrl: 'smtp://127.0.0.1:1', from: 'x@y.z' } } });
+    const t = await createTestApp({
+      mode: 'dev',
+      env: { mail: { smtpUrl: 'smtp://127.0.0.1:1', from: 'x@y.z' } },
+    });
     try {
       expect(t.app.get(EmailSender)).toBeInstanceOf(LoggingEmailSender);
       const res = await t.request('POST', '/users/forgotPasswordEmail', {

@@ -42,7 +42,11 @@ describe('inbox: GET /users/inbox, PATCH /users/inbox, InboxService.send', () =>
   const mails = async (auth: string) =>
     ((await t.request('GET', '/users/inbox', { auth })).body.data as { inbox: MailView[] }).inbox;
   const account = async (uid: string) =>
-    t.db.selectFrom('users').select(['xp', 'inventory_badges']).where('uid', '=', uid).executeTakeFirstOrThrow();
+    t.db
+      .selectFrom('users')
+      .select(['xp', 'inventory_badges'])
+      .where('uid', '=', uid)
+      .executeTakeFirstOrThrow();
   const patch = (auth: string, body: unknown) => t.request('PATCH', '/users/inbox', { auth, body });
 
   it('lists the caller’s mail newest first, with the capacity', async () => {
@@ -149,7 +153,10 @@ describe('inbox: GET /users/inbox, PATCH /users/inbox, InboxService.send', () =>
     const me = await signedIn();
     const victim = await signedIn();
     const theirs = await send(victim.uid, 'theirs', [{ type: 'xp', item: 50 }]);
-    const res = await patch(me.auth, { mailIdsToMarkRead: [theirs, randomUUID()], mailIdsToDelete: [theirs] });
+    const res = await patch(me.auth, {
+      mailIdsToMarkRead: [theirs, randomUUID()],
+      mailIdsToDelete: [theirs],
+    });
     expect(res.status).toBe(200);
     expect((await account(me.uid)).xp).toBe(0);
     expect(await mails(victim.auth)).toEqual([

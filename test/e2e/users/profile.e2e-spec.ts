@@ -35,7 +35,13 @@ describe('profiles: GET /users/{uidOrName}/profile, GET /users/profile/{uidOrNam
       const user = await createUser(t.db, { name: 'ProfiledOne', xp: 77 });
       await t.db
         .updateTable('users')
-        .set({ streak_length: 3, streak_max_length: 9, completed_tests: 4, started_tests: 6, time_typing: 99.5 })
+        .set({
+          streak_length: 3,
+          streak_max_length: 9,
+          completed_tests: 4,
+          started_tests: 6,
+          time_typing: 99.5,
+        })
         .where('uid', '=', user.uid)
         .execute();
       for (const url of ['/users/profiledone/profile', '/users/profile/PROFILEDONE']) {
@@ -106,7 +112,8 @@ describe('profiles: GET /users/{uidOrName}/profile, GET /users/profile/{uidOrNam
         await insertPersonalBest(t, user.uid, { mode, mode2 });
       }
       const res = await t.request('GET', `/users/${user.name}/profile`);
-      const bests = (res.body.data as { personalBests: Record<string, Record<string, unknown[]>> }).personalBests;
+      const bests = (res.body.data as { personalBests: Record<string, Record<string, unknown[]>> })
+        .personalBests;
       expect(Object.keys(bests)).toEqual(['time', 'words']);
       expect(Object.keys(bests.time ?? {}).sort()).toEqual(['15', '60']);
       expect(Object.keys(bests.words ?? {})).toEqual(['10']);
@@ -120,10 +127,13 @@ describe('profiles: GET /users/{uidOrName}/profile, GET /users/profile/{uidOrNam
       await insertActivity(t, user.uid, today - 371, 2);
       await insertActivity(t, user.uid, today - 372, 9);
       const auth = await t.bearer(user.uid);
-      expect((await t.request('GET', `/users/${user.name}/profile`)).body.data).not.toHaveProperty('testActivity');
+      expect((await t.request('GET', `/users/${user.name}/profile`)).body.data).not.toHaveProperty(
+        'testActivity',
+      );
       await t.request('PATCH', '/users/profile', { auth, body: { showActivityOnPublicProfile: true } });
       const res = await t.request('GET', `/users/${user.name}/profile`);
-      const activity = (res.body.data as { testActivity: { testsByDays: number[]; lastDay: number } }).testActivity;
+      const activity = (res.body.data as { testActivity: { testsByDays: number[]; lastDay: number } })
+        .testActivity;
       expect(activity.lastDay).toBe(Date.parse('2026-03-10T00:00:00Z'));
       expect(activity.testsByDays).toHaveLength(372);
       expect(activity.testsByDays[371]).toBe(5);
@@ -133,7 +143,11 @@ describe('profiles: GET /users/{uidOrName}/profile, GET /users/profile/{uidOrNam
 
     it('gives a banned user only the base fields', async () => {
       const user = await createUser(t.db, { banned: true });
-      await t.db.updateTable('users').set({ profile_show_activity: true }).where('uid', '=', user.uid).execute();
+      await t.db
+        .updateTable('users')
+        .set({ profile_show_activity: true })
+        .where('uid', '=', user.uid)
+        .execute();
       const res = await t.request('GET', `/users/${user.name}/profile`);
       expect(res.status).toBe(200);
       expect(res.body.message).toBe('Profile retrived: banned user');
@@ -144,7 +158,8 @@ describe('profiles: GET /users/{uidOrName}/profile, GET /users/profile/{uidOrNam
     it('reports isPremium per spec rules 1 and 2', async () => {
       const user = await createUser(t.db, { premiumExpiresAt: -1 });
       const read = async () =>
-        ((await t.request('GET', `/users/${user.name}/profile`)).body.data as { isPremium: boolean }).isPremium;
+        ((await t.request('GET', `/users/${user.name}/profile`)).body.data as { isPremium: boolean })
+          .isPremium;
       expect(await read()).toBe(false);
       await t.configure({ users: { premium: { enabled: true } } });
       try {
@@ -156,10 +171,12 @@ describe('profiles: GET /users/{uidOrName}/profile, GET /users/profile/{uidOrNam
 
     it('is public but still verifies a sent Authorization header', async () => {
       const user = await createUser(t.db);
-      expect((await t.request('GET', `/users/${user.name}/profile`, { auth: await t.bearer(user.uid) })).status).toBe(
-        200,
+      expect(
+        (await t.request('GET', `/users/${user.name}/profile`, { auth: await t.bearer(user.uid) })).status,
+      ).toBe(200);
+      expect((await t.request('GET', `/users/${user.name}/profile`, { auth: 'Bearer junk' })).status).toBe(
+        401,
       );
-      expect((await t.request('GET', `/users/${user.name}/profile`, { auth: 'Bearer junk' })).status).toBe(401);
     });
   });
 
@@ -167,7 +184,8 @@ describe('profiles: GET /users/{uidOrName}/profile, GET /users/profile/{uidOrNam
     const patch = async (uid: string, body: unknown) =>
       t.request('PATCH', '/users/profile', { auth: await t.bearer(uid), body });
     const details = async (name: string) =>
-      ((await t.request('GET', `/users/${name}/profile`)).body.data as { details: Record<string, unknown> }).details;
+      ((await t.request('GET', `/users/${name}/profile`)).body.data as { details: Record<string, unknown> })
+        .details;
 
     it('changes only the given fields, strips markup and normalises whitespace', async () => {
       const user = await createUser(t.db);
@@ -209,8 +227,11 @@ describe('profiles: GET /users/{uidOrName}/profile, GET /users/profile/{uidOrNam
         .where('uid', '=', user.uid)
         .execute();
       const badges = async () =>
-        ((await t.request('GET', `/users/${user.name}/profile`)).body.data as { inventory: { badges: unknown } })
-          .inventory.badges;
+        (
+          (await t.request('GET', `/users/${user.name}/profile`)).body.data as {
+            inventory: { badges: unknown };
+          }
+        ).inventory.badges;
       const res = await patch(user.uid, { selectedBadgeId: 14 });
       expect((res.body.data as { selectedBadgeId: number }).selectedBadgeId).toBe(14);
       expect(await badges()).toEqual([{ id: 1 }, { id: 14, selected: true }]);
@@ -232,10 +253,22 @@ describe('profiles: GET /users/{uidOrName}/profile, GET /users/profile/{uidOrNam
       [{ showActivityOnPublicProfile: 'yes' }, '"showActivityOnPublicProfile" must be a boolean value'],
       [{ selectedBadgeId: 1.5 }, '"selectedBadgeId" must be an integer number'],
       [{ selectedBadgeId: -2 }, '"selectedBadgeId" must not be less than -1'],
-      [{ socialProfiles: { website: 'http://insecure.example' } }, '"socialProfiles.website" must be empty or a URL starting with "https://"'],
-      [{ socialProfiles: { website: 'https://' } }, '"socialProfiles.website" must be empty or a URL starting with "https://"'],
-      [{ socialProfiles: { twitter: 'a'.repeat(16) } }, '"socialProfiles.twitter" must be shorter than or equal to 15 characters'],
-      [{ socialProfiles: { github: 'no spaces' } }, '"socialProfiles.github" may only contain letters, digits, underscores, hyphens and dots (not first)'],
+      [
+        { socialProfiles: { website: 'http://insecure.example' } },
+        '"socialProfiles.website" must be empty or a URL starting with "https://"',
+      ],
+      [
+        { socialProfiles: { website: 'https://' } },
+        '"socialProfiles.website" must be empty or a URL starting with "https://"',
+      ],
+      [
+        { socialProfiles: { twitter: 'a'.repeat(16) } },
+        '"socialProfiles.twitter" must be shorter than or equal to 15 characters',
+      ],
+      [
+        { socialProfiles: { github: 'no spaces' } },
+        '"socialProfiles.github" may only contain letters, digits, underscores, hyphens and dots (not first)',
+      ],
       [{ socialProfiles: { myspace: 'me' } }, `"socialProfiles" Unrecognized key(s) in object: 'myspace'`],
       [{ socialProfiles: 'twitter' }, '"socialProfiles" must be an object'],
       [{ name: 'x' }, "Unrecognized key(s) in object: 'name'"],
@@ -252,7 +285,11 @@ describe('profiles: GET /users/{uidOrName}/profile, GET /users/profile/{uidOrNam
       const res = await patch(user.uid, { bio: 'new' });
       expect(res.status).toBe(403);
       expect(res.body.message).toBe('Banned users cannot update their profile');
-      const row = await t.db.selectFrom('users').select('profile_bio').where('uid', '=', user.uid).executeTakeFirst();
+      const row = await t.db
+        .selectFrom('users')
+        .select('profile_bio')
+        .where('uid', '=', user.uid)
+        .executeTakeFirst();
       expect(row?.profile_bio).toBeNull();
     });
 

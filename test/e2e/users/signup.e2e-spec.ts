@@ -26,12 +26,18 @@ describe('POST /users/signup and GET /users/checkName/{name} (production mode, r
   describe('sign-up', () => {
     it('creates the account of the token user: uid and email from the token', async () => {
       const uid = newUid();
-      const res = await signup(uid, { name: 'NewPerson', captcha: 'tok', uid: 'someone-else' }, { email: 'np@x.test' });
+      const res = await signup(
+        uid,
+        { name: 'NewPerson', captcha: 'tok', uid: 'someone-else' },
+        { email: 'np@x.test' },
+      );
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ message: 'User created', data: null });
       const row = await t.db.selectFrom('users').selectAll().where('uid', '=', uid).executeTakeFirstOrThrow();
       expect(row).toMatchObject({ name: 'NewPerson', email: 'np@x.test', added_at: t.clock.now(), xp: 0 });
-      expect(await t.db.selectFrom('users').select('uid').where('uid', '=', 'someone-else').execute()).toEqual([]);
+      expect(
+        await t.db.selectFrom('users').select('uid').where('uid', '=', 'someone-else').execute(),
+      ).toEqual([]);
 
       const me = await t.request('GET', '/users', { auth: await t.bearer(uid) });
       expect(me.status).toBe(200);
@@ -49,9 +55,17 @@ describe('POST /users/signup and GET /users/checkName/{name} (production mode, r
 
     it('uses the body email only when the token has none', async () => {
       const uid = newUid();
-      const res = await signup(uid, { name: 'NoTokenMail', captcha: 'c', email: 'body@x.test' }, { email: '' });
+      const res = await signup(
+        uid,
+        { name: 'NoTokenMail', captcha: 'c', email: 'body@x.test' },
+        { email: '' },
+      );
       expect(res.status).toBe(200);
-      const row = await t.db.selectFrom('users').select('email').where('uid', '=', uid).executeTakeFirstOrThrow();
+      const row = await t.db
+        .selectFrom('users')
+        .select('email')
+        .where('uid', '=', uid)
+        .executeTakeFirstOrThrow();
       expect(row.email).toBe('body@x.test');
     });
 
@@ -166,7 +180,9 @@ describe('POST /users/signup and GET /users/checkName/{name} (production mode, r
       const res = await t.request('GET', '/users/checkName/minealone', { auth: await t.bearer(me.uid) });
       expect(res.body.data).toEqual({ available: true });
       const other = await createUser(t.db);
-      const theirs = await t.request('GET', '/users/checkName/minealone', { auth: await t.bearer(other.uid) });
+      const theirs = await t.request('GET', '/users/checkName/minealone', {
+        auth: await t.bearer(other.uid),
+      });
       expect(theirs.body.data).toEqual({ available: false });
     });
 

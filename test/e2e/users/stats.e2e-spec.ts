@@ -1,6 +1,13 @@
 import { createUser } from '../../support/factories';
 import { createTestApp, type TestApp } from '../../support/test-app';
-import { acceptTestApeKeys, ANY_APE_KEY, apeKeyFor, DAY_MS, insertActivity, insertPersonalBest } from './support';
+import {
+  acceptTestApeKeys,
+  ANY_APE_KEY,
+  apeKeyFor,
+  DAY_MS,
+  insertActivity,
+  insertPersonalBest,
+} from './support';
 
 const day = (iso: string) => Math.floor(Date.parse(`${iso}T00:00:00Z`) / DAY_MS);
 
@@ -57,9 +64,15 @@ describe('personal bests, stats, streak, hour offset and test activity', () => {
     it('filters by mode, and by mode2 within it (null when there is none)', async () => {
       const mode = await t.request('GET', '/users/personalBests', { auth, query: { mode: 'time' } });
       expect(Object.keys(mode.body.data as object).sort()).toEqual(['15', '60']);
-      const mode2 = await t.request('GET', '/users/personalBests', { auth, query: { mode: 'time', mode2: '60' } });
+      const mode2 = await t.request('GET', '/users/personalBests', {
+        auth,
+        query: { mode: 'time', mode2: '60' },
+      });
       expect(mode2.body.data).toEqual([expect.objectContaining({ wpm: 95 })]);
-      const none = await t.request('GET', '/users/personalBests', { auth, query: { mode: 'time', mode2: '30' } });
+      const none = await t.request('GET', '/users/personalBests', {
+        auth,
+        query: { mode: 'time', mode2: '30' },
+      });
       expect(none.status).toBe(200);
       expect(none.body.data).toBeNull();
       const empty = await t.request('GET', '/users/personalBests', { auth, query: { mode: 'words' } });
@@ -82,7 +95,11 @@ describe('personal bests, stats, streak, hour offset and test activity', () => {
   describe('GET /users/stats and GET /users/streak', () => {
     it('returns the typing stats', async () => {
       const user = await createUser(t.db, { timeTyping: 321.25 });
-      await t.db.updateTable('users').set({ completed_tests: 3, started_tests: 8 }).where('uid', '=', user.uid).execute();
+      await t.db
+        .updateTable('users')
+        .set({ completed_tests: 3, started_tests: 8 })
+        .where('uid', '=', user.uid)
+        .execute();
       const res = await t.request('GET', '/users/stats', { auth: await t.bearer(user.uid) });
       expect(res.body).toEqual({
         message: 'Personal stats retrieved',
@@ -105,7 +122,12 @@ describe('personal bests, stats, streak, hour offset and test activity', () => {
       });
       await t.request('PATCH', '/users/streak/hourOffset', { auth, body: { hourOffset: -4 } });
       const after = await t.request('GET', '/users/streak', { auth });
-      expect(after.body.data).toEqual({ length: 5, maxLength: 12, lastResultTimestamp: t.clock.now(), hourOffset: -4 });
+      expect(after.body.data).toEqual({
+        length: 5,
+        maxLength: 12,
+        lastResultTimestamp: t.clock.now(),
+        hourOffset: -4,
+      });
     });
   });
 
@@ -162,10 +184,17 @@ describe('personal bests, stats, streak, hour offset and test activity', () => {
       [{ hourOffset: 1, extra: true }, "Unrecognized key(s) in object: 'extra'"],
     ])('refuses %j with 422', async (body, problem) => {
       const user = await createUser(t.db);
-      const res = await t.request('POST', '/users/streakHourOffset', { auth: await t.bearer(user.uid), body });
+      const res = await t.request('POST', '/users/streakHourOffset', {
+        auth: await t.bearer(user.uid),
+        body,
+      });
       expect(res.status).toBe(422);
       expect(res.body.validationErrors).toContain(problem);
-      const row = await t.db.selectFrom('users').select('streak_hour_offset').where('uid', '=', user.uid).executeTakeFirst();
+      const row = await t.db
+        .selectFrom('users')
+        .select('streak_hour_offset')
+        .where('uid', '=', user.uid)
+        .executeTakeFirst();
       expect(row?.streak_hour_offset).toBeNull();
     });
   });

@@ -25,7 +25,12 @@ export class UsersChatController {
   @RequireConfiguration('users.discordIntegration.enabled', CHAT_OFF)
   @RateLimit('userChatLink')
   async link(@Auth() auth: AuthContext, @Body() body: ChatLinkDto) {
-    const { relinked, ...link } = await this.chat.link(auth.uid, body.tokenType, body.accessToken, body.state);
+    const { relinked, ...link } = await this.chat.link(
+      auth.uid,
+      body.tokenType,
+      body.accessToken,
+      body.state,
+    );
     return ok(relinked ? 'Discord avatar updated' : 'Discord account linked', link);
   }
 
