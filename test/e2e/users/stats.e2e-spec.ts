@@ -166,6 +166,17 @@ describe('personal bests, stats, streak, hour offset and test activity', () => {
       expect(unchanged).toEqual({ streak_hour_offset: 5.5, streak_last_result_at: t.clock.now() - 1000 });
     });
 
+    it('sets it once under parallel requests', async () => {
+      const user = await createUser(t.db);
+      const auth = await t.bearer(user.uid);
+      const results = await Promise.all(
+        [1, 2, 3, 4, 5].map((hourOffset) =>
+          t.request('PATCH', '/users/streak/hourOffset', { auth, body: { hourOffset } }),
+        ),
+      );
+      expect(results.map((r) => r.status).sort()).toEqual([200, 403, 403, 403, 403]);
+    });
+
     it.each([-11, 12, 0, 0.5, -10.5])('accepts %p', async (hourOffset) => {
       const user = await createUser(t.db);
       const res = await t.request('PATCH', '/users/streak/hourOffset', {
