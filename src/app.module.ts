@@ -22,6 +22,7 @@ import { PresetsModule } from './modules/presets/presets.module';
 import { QuotesModule } from './modules/quotes/quotes.module';
 import { StatusModule } from './modules/status/status.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
+import { UsersModule } from './modules/users/users.module';
 
 /** Feature modules, in no particular order; each owns its routes, tables and Redis keys. */
 export const FEATURE_MODULES: Type[] = [
@@ -35,6 +36,7 @@ export const FEATURE_MODULES: Type[] = [
   WebhooksModule,
   ConnectionModule,
   ApeKeyModule,
+  UsersModule,
 ];
 
 export interface AppModuleOptions {

@@ -21,6 +21,10 @@ export interface AppEnv {
   githubWebhookSecret?: string;
   /** Captcha provider (reCAPTCHA-compatible verify endpoint). Without a secret, production refuses every captcha. */
   captcha: { verifyUrl: string; secret?: string };
+  /** Outgoing mail (password resets): an SMTP URL such as smtps://user:pass@host:465. Without it mail is logged. */
+  mail: { smtpUrl?: string; from: string };
+  /** The chat platform accounts are linked with: a Discord-compatible OAuth2 provider and API. */
+  chat: { authorizeUrl: string; apiUrl: string; clientId?: string; redirectUri?: string };
   bodyLimitBytes: number;
   trustProxy: boolean | number;
   corsOrigins: string[] | '*';
@@ -150,6 +154,19 @@ export function loadEnv(src: Source = process.env, defaults: Partial<AppEnv> = {
         defaults.captcha?.verifyUrl ??
         'https://www.google.com/recaptcha/api/siteverify',
       secret: str(src, 'CAPTCHA_SECRET') ?? defaults.captcha?.secret,
+    },
+    mail: {
+      smtpUrl: str(src, 'SMTP_URL') ?? defaults.mail?.smtpUrl,
+      from: str(src, 'MAIL_FROM') ?? defaults.mail?.from ?? 'Typing platform <no-reply@localhost>',
+    },
+    chat: {
+      authorizeUrl:
+        str(src, 'CHAT_AUTHORIZE_URL') ??
+        defaults.chat?.authorizeUrl ??
+        'https://discord.com/oauth2/authorize',
+      apiUrl: str(src, 'CHAT_API_URL') ?? defaults.chat?.apiUrl ?? 'https://discord.com/api',
+      clientId: str(src, 'CHAT_CLIENT_ID') ?? defaults.chat?.clientId,
+      redirectUri: str(src, 'CHAT_REDIRECT_URI') ?? defaults.chat?.redirectUri,
     },
     bodyLimitBytes: int(src, 'BODY_LIMIT_BYTES', defaults.bodyLimitBytes ?? 100 * 1024, 1024),
     trustProxy: src.TRUST_PROXY !== undefined ? trustProxy(src) : (defaults.trustProxy ?? false),

@@ -2,6 +2,7 @@ import { CONTENT_LIMITS } from './classes/content';
 import { FOUNDATION_LIMITS } from './classes/foundation';
 import { SOCIAL_LIMITS } from './classes/social';
 import type { RateLimitClass } from './classes/time';
+import { USERS_LIMITS } from './classes/users';
 
 export type { RateLimitClass };
 
@@ -15,6 +16,7 @@ export const RATE_LIMIT_CLASSES = {
   ...FOUNDATION_LIMITS,
   ...CONTENT_LIMITS,
   ...SOCIAL_LIMITS,
+  ...USERS_LIMITS,
 } satisfies Record<string, RateLimitClass>;
 
 export type RateLimitId = keyof typeof RATE_LIMIT_CLASSES;

@@ -41,6 +41,14 @@ export interface Connections {
   status: string;
 }
 
+export interface CustomThemes {
+  colors: Json;
+  created_at: number;
+  id: string;
+  name: string;
+  uid: string;
+}
+
 export interface InboxMail {
   body: string;
   id: string;
@@ -198,6 +206,7 @@ export interface Users {
 export interface DB {
   ape_keys: ApeKeys;
   connections: Connections;
+  custom_themes: CustomThemes;
   inbox_mail: InboxMail;
   new_quotes: NewQuotes;
   personal_bests: PersonalBests;

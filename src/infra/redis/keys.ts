@@ -20,4 +20,6 @@ export const redisKeys = {
   apeKeyEvictChannel: () => 'apekeys:evict',
   /** Tokens of a user issued before this instant (ms) count as revoked. */
   tokensRevokedBefore: (uid: string) => `auth:${tag(uid)}:revokedBefore`,
+  /** The pending chat-platform OAuth `state` of a user (single use, short-lived). */
+  chatOAuthState: (uid: string) => `chat:${tag(uid)}:oauthState`,
 };

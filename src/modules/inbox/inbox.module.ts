@@ -1,6 +1,11 @@
 import { Module } from '@nestjs/common';
+import { InboxController } from './inbox.controller';
 import { InboxRepository } from './inbox.repository';
 import { InboxService } from './inbox.service';
 
-@Module({ providers: [InboxRepository, InboxService], exports: [InboxService] })
+@Module({
+  controllers: [InboxController],
+  providers: [InboxRepository, InboxService],
+  exports: [InboxService],
+})
 export class InboxModule {}

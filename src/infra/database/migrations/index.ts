@@ -6,6 +6,7 @@ import * as quotes from './20261122040100_quotes';
 import * as releaseJobs from './20261122040200_release_jobs';
 import * as connections from './20261122030000_connections';
 import * as apeKeys from './20261122030100_ape_keys';
+import * as customThemes from './20261122010000_custom_themes';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so they sort in the order they must run; a feature adds
@@ -19,4 +20,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '20261122040200_release_jobs': releaseJobs,
   '20261122030000_connections': connections,
   '20261122030100_ape_keys': apeKeys,
+  '20261122010000_custom_themes': customThemes,
 };

@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import { AppError } from '../../common/app-error';
+import { Clock } from '../../common/clock';
+import { newId } from '../../common/ids';
+import { CustomThemesRepository, THEME_COLOR_KEYS, type ThemeColors } from './custom-themes.repository';
+import { UsersRepository } from './users.repository';
+
+/** DECISIONS.md "Users and social". */
+export const MAX_CUSTOM_THEMES = 20;
+const THEME_NOT_FOUND = 'Custom theme not found';
+
+/** Only the nine named colours, in the spec's order (the DTO already refused anything else). */
+function colorsOf(input: ThemeColors): ThemeColors {
+  return Object.fromEntries(THEME_COLOR_KEYS.map((k) => [k, input[k]])) as ThemeColors;
+}
+
+@Injectable()
+export class CustomThemesService {
+  constructor(
+    private readonly themes: CustomThemesRepository,
+    private readonly users: UsersRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  list(uid: string) {
+    return this.themes.list(uid);
+  }
+
+  async add(uid: string, name: string, colors: ThemeColors) {
+    const theme = { _id: newId(), name, colors: colorsOf(colors) };
+    await this.users.inTransaction(async (trx) => {
+      await this.users.lock(uid, trx);
+      if ((await this.themes.count(uid, trx)) >= MAX_CUSTOM_THEMES) {
+        throw new AppError(409, 'Maximum number of custom themes reached');
+      }
+      await this.themes.insert(uid, theme, this.clock.now(), trx);
+    });
+    return { _id: theme._id, name: theme.name };
+  }
+
+  async update(uid: string, id: string, name: string, colors: ThemeColors): Promise<void> {
+    if (!(await this.themes.update(uid, id, name, colorsOf(colors))))
+      throw new AppError(404, THEME_NOT_FOUND);
+  }
+
+  async delete(uid: string, id: string): Promise<void> {
+    if (!(await this.themes.delete(uid, id))) throw new AppError(404, THEME_NOT_FOUND);
+  }
+}

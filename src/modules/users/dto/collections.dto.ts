@@ -1,0 +1,92 @@
+import { Type } from 'class-transformer';
+import { IsObject, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { IsId } from '../../../common/validation/is-id';
+import { IsLanguage } from '../../../common/validation/is-language';
+import { IsLabel } from '../user-name';
+
+export class AddTagDto {
+  @IsLabel()
+  tagName!: string;
+}
+
+export class EditTagDto {
+  @IsString()
+  @IsId()
+  tagId!: string;
+
+  @IsLabel()
+  newName!: string;
+}
+
+export class TagParamDto {
+  @IsId()
+  tagId!: string;
+}
+
+const HEX = /^#([\da-f]{3}){1,2}$/i;
+const HEX_MESSAGE = 'must be a hex colour (#rgb or #rrggbb)';
+
+/** DECISIONS.md: the spec's nine named hex colours, each `#rgb` or `#rrggbb`. */
+export class ThemeColorsDto {
+  @Matches(HEX, { message: HEX_MESSAGE }) bg!: string;
+  @Matches(HEX, { message: HEX_MESSAGE }) main!: string;
+  @Matches(HEX, { message: HEX_MESSAGE }) caret!: string;
+  @Matches(HEX, { message: HEX_MESSAGE }) sub!: string;
+  @Matches(HEX, { message: HEX_MESSAGE }) text!: string;
+  @Matches(HEX, { message: HEX_MESSAGE }) error!: string;
+  @Matches(HEX, { message: HEX_MESSAGE }) errorExtra!: string;
+  @Matches(HEX, { message: HEX_MESSAGE }) colorfulError!: string;
+  @Matches(HEX, { message: HEX_MESSAGE }) colorfulErrorExtra!: string;
+}
+
+export class CustomThemeDto {
+  @IsLabel()
+  name!: string;
+
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ThemeColorsDto)
+  colors!: ThemeColorsDto;
+}
+
+export class EditCustomThemeDto {
+  @IsString()
+  @IsId()
+  themeId!: string;
+
+  @IsObject()
+  @ValidateNested()
+  @Type(() => CustomThemeDto)
+  theme!: CustomThemeDto;
+}
+
+export class CustomThemeIdDto {
+  @IsString()
+  @IsId()
+  themeId!: string;
+}
+
+export class FavoriteQuoteDto {
+  @IsString()
+  @IsLanguage()
+  language!: string;
+
+  @IsString()
+  @MaxLength(12)
+  @Matches(/^\d+$/, { message: 'must be a quote id (digits)' })
+  quoteId!: string;
+}
+
+export class ChatLinkDto {
+  @IsString()
+  @Matches(/^[A-Za-z]{1,32}$/, { message: 'must be a token type such as "Bearer"' })
+  tokenType!: string;
+
+  @IsString()
+  @Matches(/^[\x21-\x7e]{1,2048}$/, { message: 'must be an access token' })
+  accessToken!: string;
+
+  @IsString()
+  @Matches(/^.{20}$/s, { message: 'must be exactly 20 characters long' })
+  state!: string;
+}

@@ -1,0 +1,33 @@
+import { IsIn, IsNumber, IsOptional, Matches, Max, Min, ValidateBy } from 'class-validator';
+import { MODES } from '../personal-bests';
+
+export class PersonalBestsQueryDto {
+  @IsOptional()
+  @IsIn(MODES)
+  mode?: string;
+
+  @IsOptional()
+  @Matches(/^(\d{1,6}|zen|custom)$/, { message: 'must be a number, "zen" or "custom"' })
+  @ValidateBy({
+    name: 'needsMode',
+    validator: {
+      validate: (_value: unknown, args) => (args?.object as PersonalBestsQueryDto).mode !== undefined,
+      defaultMessage: () => 'needs mode',
+    },
+  })
+  mode2?: string;
+}
+
+export class HourOffsetDto {
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(-11)
+  @Max(12)
+  @ValidateBy({
+    name: 'halfHourStep',
+    validator: {
+      validate: (value: unknown) => typeof value === 'number' && Number.isInteger(value * 2),
+      defaultMessage: () => 'must be a multiple of 0.5',
+    },
+  })
+  hourOffset!: number;
+}

@@ -1,0 +1,107 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { AppError, MESSAGES } from '../../common/app-error';
+import { Clock } from '../../common/clock';
+import { ServerConfigurationService } from '../../config/server-configuration.service';
+import { groupPersonalBests, profilePersonalBests } from './personal-bests';
+import { sanitizeText } from './sanitize';
+import { currentTestActivity, utcDay, CURRENT_ACTIVITY_DAYS } from './test-activity';
+import { isPremium, profileDetails, typingStats } from './user-views';
+import { UserStatsRepository } from './user-stats.repository';
+import { UsersRepository, type Badge, type ProfileChanges, type UserRecord } from './users.repository';
+import type { UpdateProfileDto } from './dto/profile.dto';
+
+export interface ProfileResult {
+  banned: boolean;
+  profile: Record<string, unknown>;
+}
+
+/** Public profiles (spec "Profile") and the writable details (spec "Profile details"). */
+@Injectable()
+export class ProfileService {
+  private readonly logger = new Logger(ProfileService.name);
+
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly stats: UserStatsRepository,
+    private readonly configuration: ServerConfigurationService,
+    private readonly clock: Clock,
+  ) {}
+
+  async getProfile(uidOrName: string, isUid: boolean): Promise<ProfileResult> {
+    const user = isUid ? await this.users.findByUid(uidOrName) : await this.users.findByName(uidOrName);
+    if (!user) throw new AppError(404, MESSAGES.userNotFound);
+    const now = this.clock.now();
+    const config = await this.configuration.get();
+    const base = {
+      uid: user.uid,
+      name: user.name,
+      banned: user.banned,
+      addedAt: user.addedAt,
+      typingStats: typingStats(user),
+      personalBests: profilePersonalBests(groupPersonalBests(await this.stats.personalBests(user.uid))),
+      chatId: user.chatId,
+      chatAvatar: user.chatAvatar,
+      xp: user.xp,
+      streak: user.streakLength,
+      maxStreak: user.streakMaxLength,
+      lbOptOut: user.lbOptOut,
+      isPremium: isPremium(config, user, now),
+    };
+    // A banned user's profile holds only the base fields.
+    if (user.banned) return { banned: true, profile: base };
+    const activity = user.showActivity
+      ? currentTestActivity(
+          await this.stats.testActivity(user.uid, utcDay(now) - CURRENT_ACTIVITY_DAYS + 1),
+          now,
+        )
+      : undefined;
+    return {
+      banned: false,
+      profile: {
+        ...base,
+        inventory: { badges: user.badges },
+        details: profileDetails(user),
+        // Filled once the all-time leaderboards exist (their issue).
+        allTimeLbs: {},
+        ...(activity ? { testActivity: activity } : {}),
+      },
+    };
+  }
+
+  /** Only the given fields change; text is sanitised; the selected badge must be owned (at most one selected). */
+  async updateProfile(uid: string, body: UpdateProfileDto) {
+    return this.users.inTransaction(async (trx) => {
+      const user = await this.users.lock(uid, trx);
+      if (!user) throw new AppError(404, MESSAGES.userNotFound);
+      if (user.banned) throw new AppError(403, 'Banned users cannot update their profile');
+      const changes: ProfileChanges = {};
+      if (body.bio !== undefined) changes.bio = sanitizeText(body.bio);
+      if (body.keyboard !== undefined) changes.keyboard = sanitizeText(body.keyboard);
+      if (body.showActivityOnPublicProfile !== undefined)
+        changes.showActivity = body.showActivityOnPublicProfile;
+      if (body.socialProfiles !== undefined) {
+        const merged = { ...user.socialProfiles };
+        for (const [platform, value] of Object.entries(body.socialProfiles)) {
+          if (typeof value === 'string') merged[platform as keyof typeof merged] = sanitizeText(value);
+        }
+        changes.socialProfiles = merged;
+      }
+      if (body.selectedBadgeId !== undefined) changes.badges = selectBadge(user, body.selectedBadgeId);
+      await this.users.updateProfile(uid, changes, trx);
+      this.logger.log({ uid, fields: Object.keys(changes) }, 'profile updated');
+      const updated = { ...user, ...changes } as UserRecord;
+      return { ...profileDetails(updated), selectedBadgeId: selectedBadgeId(updated.badges) };
+    });
+  }
+}
+
+function selectBadge(user: UserRecord, badgeId: number): Badge[] {
+  if (badgeId !== -1 && !user.badges.some((b) => b.id === badgeId)) {
+    throw new AppError(404, 'Badge not found');
+  }
+  return user.badges.map((b) => (b.id === badgeId ? { id: b.id, selected: true } : { id: b.id }));
+}
+
+function selectedBadgeId(badges: Badge[]): number {
+  return badges.find((b) => b.selected === true)?.id ?? -1;
+}

@@ -1,0 +1,71 @@
+import { Module } from '@nestjs/common';
+import { APP_ENV, type AppEnv } from '../../config/env';
+import { InboxModule } from '../inbox/inbox.module';
+import { AccountManagementService } from './account-management.service';
+import { ChatLinkService } from './chat/chat-link.service';
+import {
+  ChatPlatformClient,
+  DevChatPlatformClient,
+  HttpChatPlatformClient,
+} from './chat/chat-platform-client';
+import { ChatStateRepository } from './chat/chat-state.repository';
+import { UsersChatController } from './chat/users-chat.controller';
+import { CustomThemesRepository } from './custom-themes.repository';
+import { CustomThemesService } from './custom-themes.service';
+import { EmailSender, LoggingEmailSender, SmtpEmailSender } from './email/email-sender';
+import { FavoriteQuotesService } from './favorite-quotes.service';
+import { ProfileService } from './profile.service';
+import { TagsRepository } from './tags.repository';
+import { TagsService } from './tags.service';
+import { UserStatsRepository } from './user-stats.repository';
+import { UserStatsService } from './user-stats.service';
+import { UsersAccountController } from './users-account.controller';
+import { UsersCollectionsController } from './users-collections.controller';
+import { UsersProfileController } from './users-profile.controller';
+import { UsersStatsController } from './users-stats.controller';
+import { UsersController } from './users.controller';
+import { UsersRepository } from './users.repository';
+import { UsersService } from './users.service';
+
+/** Dev mode (or no relay configured) logs mail instead of sending it. */
+export function createEmailSender(env: AppEnv): EmailSender {
+  if (env.mode === 'dev' || !env.mail.smtpUrl) return new LoggingEmailSender(env.mode === 'dev');
+  return new SmtpEmailSender(env.mail.smtpUrl, env.mail.from);
+}
+
+/** Dev mode without a client id has no platform to talk to: a made-up account per token. */
+export function createChatPlatformClient(env: AppEnv): ChatPlatformClient {
+  if (env.mode === 'dev' && !env.chat.clientId) return new DevChatPlatformClient(env.chat);
+  return new HttpChatPlatformClient(env.chat);
+}
+
+@Module({
+  imports: [InboxModule],
+  controllers: [
+    UsersController,
+    UsersAccountController,
+    UsersProfileController,
+    UsersStatsController,
+    UsersCollectionsController,
+    UsersChatController,
+  ],
+  providers: [
+    UsersRepository,
+    UserStatsRepository,
+    TagsRepository,
+    CustomThemesRepository,
+    ChatStateRepository,
+    UsersService,
+    AccountManagementService,
+    ProfileService,
+    UserStatsService,
+    TagsService,
+    CustomThemesService,
+    FavoriteQuotesService,
+    ChatLinkService,
+    { provide: EmailSender, inject: [APP_ENV], useFactory: createEmailSender },
+    { provide: ChatPlatformClient, inject: [APP_ENV], useFactory: createChatPlatformClient },
+  ],
+  exports: [UsersService, EmailSender],
+})
+export class UsersModule {}
