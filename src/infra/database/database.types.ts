@@ -47,6 +47,39 @@ export interface PersonalBests {
   wpm: number;
 }
 
+export interface Results {
+  acc: number;
+  afk_duration: Generated<number>;
+  bailed_out: Generated<boolean>;
+  blind_mode: Generated<boolean>;
+  char_stats: number[] | null;
+  chart_data: Json | null;
+  consistency: number;
+  difficulty: Generated<string>;
+  funbox: Generated<string[]>;
+  id: string;
+  incomplete_test_seconds: Generated<number>;
+  is_pb: Generated<boolean>;
+  key_consistency: number | null;
+  key_duration_stats: Json | null;
+  key_spacing_stats: Json | null;
+  language: string;
+  lazy_mode: Generated<boolean>;
+  mode: string;
+  mode2: string;
+  name: string;
+  numbers: Generated<boolean>;
+  punctuation: Generated<boolean>;
+  quote_length: number | null;
+  raw_wpm: number;
+  restart_count: Generated<number>;
+  tags: Generated<string[]>;
+  test_duration: number;
+  timestamp: number;
+  uid: string;
+  wpm: number;
+}
+
 export interface ServerConfiguration {
   document: Json;
   id: number;
@@ -122,6 +155,7 @@ export interface Users {
 export interface DB {
   inbox_mail: InboxMail;
   personal_bests: PersonalBests;
+  results: Results;
   server_configuration: ServerConfiguration;
   tag_personal_bests: TagPersonalBests;
   tags: Tags;

@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import * as foundation from './20261121000000_foundation';
 import * as userCollections from './20261121000100_user_collections';
+import * as results from './20261122020000_results';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so they sort in the order they must run; a feature adds
@@ -9,4 +10,5 @@ import * as userCollections from './20261121000100_user_collections';
 export const MIGRATIONS: Record<string, Migration> = {
   '20261121000000_foundation': foundation,
   '20261121000100_user_collections': userCollections,
+  '20261122020000_results': results,
 };
