@@ -15,10 +15,17 @@ import { RedisModule } from './infra/redis/redis.module';
 import { AdminModule } from './modules/admin/admin.module';
 import { ConfigurationModule } from './modules/configuration/configuration.module';
 import { InboxModule } from './modules/inbox/inbox.module';
+import { ResultsModule } from './modules/results/results.module';
 import { StatusModule } from './modules/status/status.module';
 
 /** Feature modules, in no particular order; each owns its routes, tables and Redis keys. */
-export const FEATURE_MODULES: Type[] = [StatusModule, ConfigurationModule, AdminModule, InboxModule];
+export const FEATURE_MODULES: Type[] = [
+  StatusModule,
+  ConfigurationModule,
+  AdminModule,
+  InboxModule,
+  ResultsModule,
+];
 
 export interface AppModuleOptions {
   env: AppEnv;

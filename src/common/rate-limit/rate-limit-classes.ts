@@ -1,4 +1,5 @@
 import { FOUNDATION_LIMITS } from './classes/foundation';
+import { RESULTS_LIMITS } from './classes/results';
 import type { RateLimitClass } from './classes/time';
 
 export type { RateLimitClass };
@@ -11,6 +12,7 @@ export type { RateLimitClass };
  */
 export const RATE_LIMIT_CLASSES = {
   ...FOUNDATION_LIMITS,
+  ...RESULTS_LIMITS,
 } satisfies Record<string, RateLimitClass>;
 
 export type RateLimitId = keyof typeof RATE_LIMIT_CLASSES;

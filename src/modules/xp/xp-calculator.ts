@@ -80,7 +80,8 @@ function utcDayStart(ts: number): number {
  * daily bonus compares UTC days of the last stored result, and `configMultiplier` holds the multiplier itself.
  */
 export function calculateXp(input: XpInput, config: XpConfig): XpOutcome {
-  if (!config.enabled || input.mode === 'zen' || input.acc < 50) return { xp: 0, dailyBonus: false, breakdown: {} };
+  if (!config.enabled || input.mode === 'zen' || input.acc < 50)
+    return { xp: 0, dailyBonus: false, breakdown: {} };
 
   const breakdown: XpOutcome['breakdown'] = {};
   const base = Math.round((input.testDuration - input.afkDuration) * 2);
