@@ -5,8 +5,12 @@ import type { TestApp } from '../../support/test-app';
 
 export type ResultBody = Record<string, unknown>;
 
+// Client timestamps differ between results, so results built here have distinct hashes.
+let clientTime = 1_700_000_000_000;
+
 /** A result as the original client sends it (every field), without `uid` and `hash`. */
 export function clientResult(overrides: ResultBody = {}): ResultBody {
+  clientTime += 1000;
   return {
     wpm: 80,
     rawWpm: 82,
@@ -14,7 +18,7 @@ export function clientResult(overrides: ResultBody = {}): ResultBody {
     acc: 96,
     mode: 'time',
     mode2: '30',
-    timestamp: 1_700_000_000_000,
+    timestamp: clientTime,
     testDuration: 30,
     consistency: 75.5,
     keyConsistency: 40.2,
@@ -53,7 +57,7 @@ export function minimalResult(overrides: ResultBody = {}): ResultBody {
     mode: 'time',
     mode2: '15',
     language: 'english',
-    timestamp: 1_700_000_000_000,
+    timestamp: (clientTime += 1000),
     testDuration: 15,
     consistency: 70,
     ...overrides,
