@@ -70,7 +70,12 @@ describe('POST /results: the checks, each with its status and message', () => {
 
     it('is checked before the hash', async () => {
       const uid = await freshUser();
-      await expectRefused(uid, { ...signed(clientResult({ acc: 60 }), uid), hash: 'x' }, 400, 'Accuracy too low');
+      await expectRefused(
+        uid,
+        { ...signed(clientResult({ acc: 60 }), uid), hash: 'x' },
+        400,
+        'Accuracy too low',
+      );
     });
 
     it('accepts 75 exactly', async () => {
@@ -119,7 +124,12 @@ describe('POST /results: the checks, each with its status and message', () => {
   describe('400 funbox checks', () => {
     it('Duplicate funboxes', async () => {
       const uid = await freshUser();
-      await expectRefused(uid, signed(clientResult({ funbox: ['mirror', 'mirror'] }), uid), 400, 'Duplicate funboxes');
+      await expectRefused(
+        uid,
+        signed(clientResult({ funbox: ['mirror', 'mirror'] }), uid),
+        400,
+        'Duplicate funboxes',
+      );
     });
 
     it('Impossible funbox combination', async () => {
@@ -134,9 +144,9 @@ describe('POST /results: the checks, each with its status and message', () => {
 
     it('accepts a possible combination', async () => {
       const uid = await freshUser();
-      expect((await submit(t, uid, signed(clientResult({ funbox: ['mirror', 'gibberish'] }), uid))).status).toBe(
-        200,
-      );
+      expect(
+        (await submit(t, uid, signed(clientResult({ funbox: ['mirror', 'gibberish'] }), uid))).status,
+      ).toBe(200);
     });
   });
 
@@ -259,7 +269,11 @@ describe('POST /results: the checks, each with its status and message', () => {
       try {
         const uid = await freshUser();
         const first = signed(clientResult({ wpm: 70 }), uid);
-        for (const result of [first, signed(clientResult({ wpm: 71 }), uid), signed(clientResult({ wpm: 72 }), uid)]) {
+        for (const result of [
+          first,
+          signed(clientResult({ wpm: 71 }), uid),
+          signed(clientResult({ wpm: 72 }), uid),
+        ]) {
           t.clock.advance(5 * MINUTE);
           expect((await submit(t, uid, result)).status).toBe(200);
         }

@@ -1,6 +1,14 @@
 import { createUser } from '../../support/factories';
 import { createTestApp, type TestApp } from '../../support/test-app';
-import { clientResult, createTag, signed, submit, submitOk, userRow, type ResultBody } from './result-factory';
+import {
+  clientResult,
+  createTag,
+  signed,
+  submit,
+  submitOk,
+  userRow,
+  type ResultBody,
+} from './result-factory';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -229,7 +237,13 @@ describe('POST /results: what an accepted result stores', () => {
       const { uid } = await createUser(t.db, { timeTyping: 100 });
       await submitOk(t, uid, { testDuration: 30, incompleteTestSeconds: 4, afkDuration: 1, restartCount: 2 });
       nextSlot();
-      await submitOk(t, uid, { wpm: 81, testDuration: 30, incompleteTestSeconds: 0, afkDuration: 0.5, restartCount: 0 });
+      await submitOk(t, uid, {
+        wpm: 81,
+        testDuration: 30,
+        incompleteTestSeconds: 0,
+        afkDuration: 0.5,
+        restartCount: 0,
+      });
       const user = await userRow(t.db, uid);
       expect(user.completed_tests).toBe(2);
       expect(user.started_tests).toBe(3 + 1);
@@ -375,7 +389,11 @@ describe('POST /results: what an accepted result stores', () => {
 
   describe('365-day streak badge (id 14)', () => {
     const badgeMails = (uid: string) =>
-      t.db.selectFrom('inbox_mail').select(['subject', 'body', 'rewards', 'read']).where('uid', '=', uid).execute();
+      t.db
+        .selectFrom('inbox_mail')
+        .select(['subject', 'body', 'rewards', 'read'])
+        .where('uid', '=', uid)
+        .execute();
 
     async function userOnDay364(badges: unknown[] = []) {
       const { uid } = await createUser(t.db);
@@ -421,7 +439,11 @@ describe('POST /results: what an accepted result stores', () => {
     it('mails again once the earlier mail was read without the badge being kept', async () => {
       const uid = await userOnDay364();
       await submitOk(t, uid);
-      await t.db.updateTable('inbox_mail').set({ read: true, rewards: '[]' }).where('uid', '=', uid).execute();
+      await t.db
+        .updateTable('inbox_mail')
+        .set({ read: true, rewards: '[]' })
+        .where('uid', '=', uid)
+        .execute();
       nextSlot();
       await submitOk(t, uid, { wpm: 81 });
       expect(await badgeMails(uid)).toHaveLength(2);

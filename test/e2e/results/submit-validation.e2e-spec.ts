@@ -7,7 +7,6 @@ import {
   resultCount,
   signed,
   signedWithoutUid,
-  submit,
   type ResultBody,
 } from './result-factory';
 
@@ -97,7 +96,12 @@ describe('POST /results: authentication, switches and the result schema', () => 
         {
           mode: 'custom',
           mode2: 'custom',
-          customText: { textLen: 40, mode: 'repeat', pipeDelimiter: false, limit: { mode: 'word', value: 40 } },
+          customText: {
+            textLen: 40,
+            mode: 'repeat',
+            pipeDelimiter: false,
+            limit: { mode: 'word', value: 40 },
+          },
         },
       ],
       ['chart data and key timings too long to send', { chartData: 'toolong', keySpacing: 'toolong' }],
@@ -128,7 +132,10 @@ describe('POST /results: authentication, switches and the result schema', () => 
     });
 
     it('with an unknown key next to the result', async () => {
-      await refuses({ result: signed(clientResult(), uid), extra: 1 }, "Unrecognized key(s) in object: 'extra'");
+      await refuses(
+        { result: signed(clientResult(), uid), extra: 1 },
+        "Unrecognized key(s) in object: 'extra'",
+      );
     });
 
     it('with an unknown key inside the result', async () => {
@@ -138,16 +145,23 @@ describe('POST /results: authentication, switches and the result schema', () => 
       );
     });
 
-    it.each(['wpm', 'rawWpm', 'acc', 'mode', 'mode2', 'language', 'timestamp', 'testDuration', 'consistency'])(
-      'without the required field %s',
-      async (field) => {
-        const result = signed(clientResult(), uid);
-        delete result[field];
-        const res = await post(result);
-        expect(res.status).toBe(422);
-        expect(res.body.validationErrors?.some((e) => e.startsWith(`"result.${field}" `))).toBe(true);
-      },
-    );
+    it.each([
+      'wpm',
+      'rawWpm',
+      'acc',
+      'mode',
+      'mode2',
+      'language',
+      'timestamp',
+      'testDuration',
+      'consistency',
+    ])('without the required field %s', async (field) => {
+      const result = signed(clientResult(), uid);
+      delete result[field];
+      const res = await post(result);
+      expect(res.status).toBe(422);
+      expect(res.body.validationErrors?.some((e) => e.startsWith(`"result.${field}" `))).toBe(true);
+    });
 
     it('without a hash', async () => {
       const { hash: _hash, ...result } = signed(clientResult(), uid);
@@ -186,7 +200,11 @@ describe('POST /results: authentication, switches and the result schema', () => 
       ],
       ['an unknown language', { language: 'klingon_2k' }, '"result.language" must be a supported language'],
       ['an unknown funbox', { funbox: ['teleport'] }, '"result.funbox" must be a known funbox'],
-      ['more than 15 funboxes', { funbox: Array(16).fill('mirror') }, '"result.funbox" must contain no more than 15 elements'],
+      [
+        'more than 15 funboxes',
+        { funbox: Array(16).fill('mirror') },
+        '"result.funbox" must contain no more than 15 elements',
+      ],
       [
         'an unknown difficulty',
         { difficulty: 'insane' },
@@ -225,13 +243,23 @@ describe('POST /results: authentication, switches and the result schema', () => 
         { keySpacing: [10, -1] },
         '"result.keySpacing" must be a list of non-negative numbers or "toolong"',
       ],
-      ['a hash with symbols', { hash: 'abc-123' }, '"result.hash" must match /^[a-zA-Z0-9_]+$/ regular expression'],
+      [
+        'a hash with symbols',
+        { hash: 'abc-123' },
+        '"result.hash" must match /^[a-zA-Z0-9_]+$/ regular expression',
+      ],
       ['a tag id with symbols', { tags: ['not an id'] }, '"result.tags" must be a valid id'],
-      ['an unknown challenge', { challenge: 'cheatCode' }, expect.stringContaining('"result.challenge"') as never],
+      [
+        'an unknown challenge',
+        { challenge: 'cheatCode' },
+        expect.stringContaining('"result.challenge"') as never,
+      ],
       ['a quote length of 4', { quoteLength: 4 }, '"result.quoteLength" must not be greater than 3'],
       [
         'custom text with an unknown limit mode',
-        { customText: { textLen: 1, mode: 'repeat', pipeDelimiter: false, limit: { mode: 'page', value: 1 } } },
+        {
+          customText: { textLen: 1, mode: 'repeat', pipeDelimiter: false, limit: { mode: 'page', value: 1 } },
+        },
         '"result.customText.limit.mode" must be one of the following values: word, time, section',
       ],
     ])('with %s', async (_label, overrides, expectedError) => {
@@ -266,7 +294,8 @@ describe('POST /results: authentication, switches and the result schema', () => 
             body: { result: signed(clientResult({ wpm: 80 + i }), other) },
           });
           statuses.push(res.status);
-          if (res.status === 429) expect(res.body.message).toBe('Request limit reached, please try again later.');
+          if (res.status === 429)
+            expect(res.body.message).toBe('Request limit reached, please try again later.');
         }
         expect(statuses).toEqual([200, 200, 429]);
       } finally {
