@@ -1,9 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
-import objectHash from 'object-hash';
 import { AppError } from '../../common/app-error';
 import type { ServerConfiguration } from '../../config/server-configuration.schema';
 import { AntiCheatRegistry, type AntiCheatContext } from './anti-cheat';
 import { areFunboxesCompatible } from './domain/funbox-rules';
+import { resultHash } from './domain/result-hash';
 import type { KeyStats } from './domain/key-stats';
 import { isTestTooShort } from './domain/too-short';
 import type { CompletedResultDto } from './dto/completed-result.dto';
@@ -58,7 +58,7 @@ export class ResultChecks {
     if (config.results.objectHashCheckEnabled) {
       // The client hashes the result exactly as it sends it, with its uid and without the hash itself.
       const { hash: _hash, ...rest } = received;
-      const serverHash = objectHash({ ...rest, uid });
+      const serverHash = resultHash({ ...rest, uid });
       if (serverHash !== result.hash) {
         this.logger.warn({ uid, serverHash, resultHash: result.hash }, 'incorrect result hash');
         throw new AppError(461, RESULT_MESSAGES.hashMismatch);

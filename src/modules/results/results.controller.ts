@@ -14,7 +14,8 @@ import { ok } from '../../common/http/envelope';
 import type { AuthContext, CallerAccount } from '../../common/http/request-context';
 import { GetResultsQueryDto } from './dto/get-results-query.dto';
 import { ResultIdParamDto } from './dto/result-id-param.dto';
-import { SubmitResultDto } from './dto/submit-result.dto';
+import type { SubmitResultDto } from './dto/submit-result.dto';
+import { SubmitResultPipe } from './dto/submit-result.pipe';
 import { ResultsReadService } from './results-read.service';
 import { ResultsSubmitService } from './results-submit.service';
 
@@ -48,7 +49,8 @@ export class ResultsController {
   @RequireConfiguration('results.savingEnabled', 'Results are not being saved at this time.')
   async submit(
     @Auth() auth: AuthContext,
-    @Body() body: SubmitResultDto,
+    // The type is erased (import type), so the global pipe passes the body on to SubmitResultPipe untouched.
+    @Body(SubmitResultPipe) body: SubmitResultDto,
     @ReceivedResult() received: Record<string, unknown>,
     @ClientVersion() clientVersion: string | undefined,
   ) {
