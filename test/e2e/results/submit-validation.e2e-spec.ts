@@ -211,6 +211,13 @@ describe('POST /results: authentication, switches and the result schema', () => 
         '"result.difficulty" must be one of the following values: normal, expert, master',
       ],
       ['punctuation as text', { punctuation: 'yes' }, '"result.punctuation" must be a boolean value'],
+      ['punctuation null', { punctuation: null }, '"result.punctuation" must be a boolean value'],
+      [
+        'key consistency null',
+        { keyConsistency: null },
+        '"result.keyConsistency" must be a number conforming to the specified constraints',
+      ],
+      ['tags null', { tags: null }, '"result.tags" must be an array'],
       ['a negative restart count', { restartCount: -1 }, '"result.restartCount" must not be less than 0'],
       ['negative afk time', { afkDuration: -1 }, '"result.afkDuration" must not be less than 0'],
       [

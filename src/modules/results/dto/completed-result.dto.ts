@@ -7,18 +7,21 @@ import {
   IsIn,
   IsInt,
   IsNumber,
-  IsOptional,
   IsString,
   Matches,
   Max,
   MaxLength,
   Min,
+  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import { IsId } from '../../../common/validation/is-id';
 import { IsLanguage } from '../../../common/validation/is-language';
 import { CHALLENGES } from '../domain/challenges';
 import { IsChartData, IsFunboxName, IsKeyTimings, IsMode2ForMode } from './result-validators';
+
+/** Optional, but `null` is not a value: it fails the field's checks (as the original client's schema). */
+const Optional = () => ValidateIf((_object: unknown, value: unknown) => value !== undefined);
 
 export const MODES = ['time', 'words', 'quote', 'zen', 'custom'] as const;
 export const DIFFICULTIES = ['normal', 'expert', 'master'] as const;
@@ -112,47 +115,47 @@ export class CompletedResultDto {
   hash!: string;
 
   // Read by the service; optional with the client's defaults.
-  @IsOptional()
+  @Optional()
   @IsNumber()
   @Min(0)
   afkDuration: number = 0;
 
-  @IsOptional()
+  @Optional()
   @IsNumber()
   @Min(0)
   incompleteTestSeconds: number = 0;
 
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ValidateNested({ each: true })
   @Type(() => IncompleteTestDto)
   incompleteTests: IncompleteTestDto[] = [];
 
-  @IsOptional()
+  @Optional()
   @IsInt()
   @Min(0)
   restartCount: number = 0;
 
-  @IsOptional()
+  @Optional()
   @IsBoolean()
   punctuation: boolean = false;
 
-  @IsOptional()
+  @Optional()
   @IsBoolean()
   numbers: boolean = false;
 
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(15)
   @IsFunboxName()
   funbox: string[] = [];
 
-  @IsOptional()
+  @Optional()
   @IsBoolean()
   correctedEverything?: boolean;
 
   // Stored or checked when sent.
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMinSize(4)
   @ArrayMaxSize(4)
@@ -160,90 +163,90 @@ export class CompletedResultDto {
   @Min(0, { each: true })
   charStats?: [number, number, number, number];
 
-  @IsOptional()
+  @Optional()
   @IsInt()
   @Min(0)
   @Max(3)
   quoteLength?: number;
 
-  @IsOptional()
+  @Optional()
   @IsNumber()
   @Min(0)
   @Max(100)
   keyConsistency?: number;
 
-  @IsOptional()
+  @Optional()
   @IsNumber()
   @Min(0)
   @Max(100)
   wpmConsistency?: number;
 
-  @IsOptional()
+  @Optional()
   @IsChartData()
   chartData?: { wpm: number[]; burst: number[]; err: number[] } | 'toolong';
 
-  @IsOptional()
+  @Optional()
   @IsId()
   uid?: string;
 
-  @IsOptional()
+  @Optional()
   @IsArray()
   @IsId(true)
   tags: string[] = [];
 
-  @IsOptional()
+  @Optional()
   @IsBoolean()
   bailedOut: boolean = false;
 
-  @IsOptional()
+  @Optional()
   @IsBoolean()
   blindMode: boolean = false;
 
-  @IsOptional()
+  @Optional()
   @IsBoolean()
   lazyMode: boolean = false;
 
-  @IsOptional()
+  @Optional()
   @IsBoolean()
   stopOnLetter: boolean = false;
 
-  @IsOptional()
+  @Optional()
   @IsIn(DIFFICULTIES)
   difficulty: (typeof DIFFICULTIES)[number] = 'normal';
 
-  @IsOptional()
+  @Optional()
   @IsInt()
   @Min(0)
   charTotal?: number;
 
-  @IsOptional()
+  @Optional()
   @IsIn(CHALLENGES)
   challenge?: string;
 
-  @IsOptional()
+  @Optional()
   @ValidateNested()
   @Type(() => CustomTextDto)
   customText?: CustomTextDto;
 
-  @IsOptional()
+  @Optional()
   @IsKeyTimings()
   keySpacing?: number[] | 'toolong';
 
-  @IsOptional()
+  @Optional()
   @IsKeyTimings()
   keyDuration?: number[] | 'toolong';
 
-  @IsOptional()
+  @Optional()
   @IsNumber()
   @Min(0)
   keyOverlap?: number;
 
-  @IsOptional()
+  @Optional()
   @IsNumber()
   @Min(0)
   lastKeyToEnd?: number;
 
-  @IsOptional()
+  @Optional()
   @IsNumber()
   @Min(0)
   startToFirstKey?: number;
