@@ -113,19 +113,11 @@ export class ResultsRepository {
   }
 
   /**
-   * Deletes every result of the user. The user's last-result time goes with them: it stands for the newest stored
-   * result (spacing check, daily XP bonus), as on the original platform where both read the results themselves.
+   * Deletes every result of the user. The user row keeps its last-result time: it is the time of the user's last
+   * result (spec XP rule 5), which friends lists show as last activity, and the spacing check keeps applying.
    */
   async deleteAll(uid: string, executor: Executor = this.db): Promise<number> {
-    // One statement, so the results and the last-result time cannot part ways.
-    const row = await executor
-      .with('gone', (db) => db.deleteFrom('results').where('uid', '=', uid).returning('id'))
-      .with('account', (db) =>
-        db.updateTable('users').set({ last_result_at: null }).where('uid', '=', uid).returning('uid'),
-      )
-      .selectFrom('gone')
-      .select((eb) => eb.fn.countAll<number>().as('deleted'))
-      .executeTakeFirstOrThrow();
-    return Number(row.deleted);
+    const deleted = await executor.deleteFrom('results').where('uid', '=', uid).executeTakeFirst();
+    return Number(deleted.numDeletedRows);
   }
 }

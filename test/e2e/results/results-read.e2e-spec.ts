@@ -4,7 +4,7 @@ import { AccountLifecycle } from '../../../src/common/account-lifecycle';
 import type { Database } from '../../../src/infra/database/database';
 import { createUser } from '../../support/factories';
 import { createTestApp, type TestApp } from '../../support/test-app';
-import { resultCount, submitOk, userRow } from './result-factory';
+import { clientResult, resultCount, signed, submitOk, userRow } from './result-factory';
 
 const APE_KEY = `ApeKey ${formatApeKey('abcdef0123456789', 'S'.repeat(32))}`;
 const NOW = Date.UTC(2026, 10, 22, 12, 0);
@@ -245,17 +245,22 @@ describe('GET /results, GET /users/results, GET /results/id/{resultId}, DELETE /
       expect(await resultCount(t.db, uid)).toBe(0);
       expect(await resultCount(t.db, other)).toBe(2);
       expect((await list(uid)).body.data).toEqual([]);
-      const after = await userRow(t.db, uid);
-      expect(after).toEqual({ ...before, last_result_at: null });
+      expect(await userRow(t.db, uid)).toEqual(before);
       const pbs = await t.db.selectFrom('personal_bests').select('wpm').where('uid', '=', uid).execute();
       expect(pbs).toHaveLength(1);
     });
 
-    it('the next result starts afresh: no spacing wait', async () => {
+    it('keeps the user's last-result time, so the spacing check still applies', async () => {
       const { uid } = await createUser(t.db);
       await submitOk(t, uid, { wpm: 70 });
       await t.request('DELETE', '/results', { auth: await t.bearer(uid) });
-      expect((await submitOk(t, uid, { wpm: 71 })).insertedId).toMatch(/^[0-9a-f]{24}$/);
+      const again = await t.request('POST', '/results', {
+        auth: await t.bearer(uid),
+        body: { result: signed(clientResult({ wpm: 71 }), uid) },
+      });
+      expect(again.status).toBe(462);
+      t.clock.advance(60_000);
+      expect((await submitOk(t, uid, { wpm: 72 })).insertedId).toMatch(/^[0-9a-f]{24}$/);
     });
 
     it('an account reset deletes the results through the lifecycle hook', async () => {
