@@ -250,7 +250,7 @@ describe('GET /results, GET /users/results, GET /results/id/{resultId}, DELETE /
       expect(pbs).toHaveLength(1);
     });
 
-    it('keeps the user's last-result time, so the spacing check still applies', async () => {
+    it("keeps the user's last-result time, so the spacing check still applies", async () => {
       const { uid } = await createUser(t.db);
       await submitOk(t, uid, { wpm: 70 });
       await t.request('DELETE', '/results', { auth: await t.bearer(uid) });
