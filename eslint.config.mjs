@@ -34,7 +34,16 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**/*.ts', '**/*.spec.ts', 'bench/**/*.ts', 'src/dev.ts', 'src/cli.ts', 'src/**/*.cli.ts'],
+    files: [
+      'test/**/*.ts',
+      'test/**/*.js',
+      'scripts/**/*.js',
+      '**/*.spec.ts',
+      'bench/**/*.ts',
+      'src/dev.ts',
+      'src/cli.ts',
+      'src/**/*.cli.ts',
+    ],
     rules: { 'no-console': 'off' },
   },
   {

@@ -20,9 +20,17 @@ const unknown = [];
 
 function platformOf(name) {
   const tokens = name.split('/').pop().split(/[-_.]/);
-  const os = tokens.find((t) => OS.includes(t)) ?? (tokens.includes('windows') ? 'win32' : tokens.includes('macos') ? 'darwin' : undefined);
-  const cpu = tokens.find((t) => CPU.includes(t)) ?? (tokens.includes('x86') || tokens.includes('ia32') ? 'ia32' : undefined);
-  const libc = tokens.includes('musl') ? 'musl' : tokens.includes('gnu') || tokens.includes('glibc') ? 'glibc' : undefined;
+  const os =
+    tokens.find((t) => OS.includes(t)) ??
+    (tokens.includes('windows') ? 'win32' : tokens.includes('macos') ? 'darwin' : undefined);
+  const cpu =
+    tokens.find((t) => CPU.includes(t)) ??
+    (tokens.includes('x86') || tokens.includes('ia32') ? 'ia32' : undefined);
+  const libc = tokens.includes('musl')
+    ? 'musl'
+    : tokens.includes('gnu') || tokens.includes('glibc')
+      ? 'glibc'
+      : undefined;
   return { os, cpu, libc };
 }
 
@@ -47,4 +55,6 @@ for (const [location, meta] of Object.entries(packages)) {
 }
 
 fs.writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`);
-console.log(`complete-lockfile: added ${added} platform entries${unknown.length ? `; could not place: ${unknown.join(', ')}` : ''}`);
+console.log(
+  `complete-lockfile: added ${added} platform entries${unknown.length ? `; could not place: ${unknown.join(', ')}` : ''}`,
+);
