@@ -20,6 +20,7 @@ import { ConfigurationModule } from './modules/configuration/configuration.modul
 import { InboxModule } from './modules/inbox/inbox.module';
 import { PresetsModule } from './modules/presets/presets.module';
 import { QuotesModule } from './modules/quotes/quotes.module';
+import { ResultsModule } from './modules/results/results.module';
 import { StatusModule } from './modules/status/status.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { UsersModule } from './modules/users/users.module';
@@ -37,6 +38,7 @@ export const FEATURE_MODULES: Type[] = [
   ConnectionModule,
   ApeKeyModule,
   UsersModule,
+  ResultsModule,
 ];
 
 export interface AppModuleOptions {

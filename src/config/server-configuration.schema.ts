@@ -19,6 +19,7 @@ export const SERVER_CONFIGURATION_SCHEMA = s.obj({
     objectHashCheckEnabled: s.bool(true),
     limits: s.obj({ regularUser: s.int(1000, 0), premiumUser: s.int(10000, 0) }),
     maxBatchSize: s.int(1000, 1),
+    botCheck: s.obj({ minWpm: s.num(130, 0), maxTestDuration: s.num(122, 0) }),
   }),
   quotes: s.obj({
     reporting: s.obj({ enabled: s.bool(true), maxReports: s.int(1000, 0), contentReportLimit: s.int(20, 0) }),
@@ -101,6 +102,7 @@ export interface ServerConfiguration {
     objectHashCheckEnabled: boolean;
     limits: { regularUser: number; premiumUser: number };
     maxBatchSize: number;
+    botCheck: { minWpm: number; maxTestDuration: number };
   };
   quotes: {
     reporting: { enabled: boolean; maxReports: number; contentReportLimit: number };

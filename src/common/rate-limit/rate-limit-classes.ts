@@ -1,6 +1,7 @@
 import { CONTENT_LIMITS } from './classes/content';
 import { FOUNDATION_LIMITS } from './classes/foundation';
 import { SOCIAL_LIMITS } from './classes/social';
+import { RESULTS_LIMITS } from './classes/results';
 import type { RateLimitClass } from './classes/time';
 import { USERS_LIMITS } from './classes/users';
 
@@ -17,6 +18,7 @@ export const RATE_LIMIT_CLASSES = {
   ...CONTENT_LIMITS,
   ...SOCIAL_LIMITS,
   ...USERS_LIMITS,
+  ...RESULTS_LIMITS,
 } satisfies Record<string, RateLimitClass>;
 
 export type RateLimitId = keyof typeof RATE_LIMIT_CLASSES;

@@ -125,6 +125,39 @@ export interface ReleaseJobs {
   tag_name: string | null;
 }
 
+export interface Results {
+  acc: number;
+  afk_duration: Generated<number>;
+  bailed_out: Generated<boolean>;
+  blind_mode: Generated<boolean>;
+  char_stats: number[] | null;
+  chart_data: Json | null;
+  consistency: number;
+  difficulty: Generated<string>;
+  funbox: Generated<string[]>;
+  id: string;
+  incomplete_test_seconds: Generated<number>;
+  is_pb: Generated<boolean>;
+  key_consistency: number | null;
+  key_duration_stats: Json | null;
+  key_spacing_stats: Json | null;
+  language: string;
+  lazy_mode: Generated<boolean>;
+  mode: string;
+  mode2: string;
+  name: string;
+  numbers: Generated<boolean>;
+  punctuation: Generated<boolean>;
+  quote_length: number | null;
+  raw_wpm: number;
+  restart_count: Generated<number>;
+  tags: Generated<string[]>;
+  test_duration: number;
+  timestamp: number;
+  uid: string;
+  wpm: number;
+}
+
 export interface ServerConfiguration {
   document: Json;
   id: number;
@@ -214,6 +247,7 @@ export interface DB {
   quote_reports: QuoteReports;
   quotes: Quotes;
   release_jobs: ReleaseJobs;
+  results: Results;
   server_configuration: ServerConfiguration;
   tag_personal_bests: TagPersonalBests;
   tags: Tags;

@@ -7,6 +7,7 @@ import * as releaseJobs from './20261122040200_release_jobs';
 import * as connections from './20261122030000_connections';
 import * as apeKeys from './20261122030100_ape_keys';
 import * as customThemes from './20261122010000_custom_themes';
+import * as results from './20261122020000_results';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so they sort in the order they must run; a feature adds
@@ -21,4 +22,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '20261122030000_connections': connections,
   '20261122030100_ape_keys': apeKeys,
   '20261122010000_custom_themes': customThemes,
+  '20261122020000_results': results,
 };

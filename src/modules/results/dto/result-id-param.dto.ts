@@ -1,0 +1,6 @@
+import { IsId } from '../../../common/validation/is-id';
+
+export class ResultIdParamDto {
+  @IsId()
+  resultId!: string;
+}

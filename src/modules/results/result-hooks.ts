@@ -1,0 +1,64 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { CompletedResultDto } from './dto/completed-result.dto';
+
+/** What a post-commit step learns about an accepted result. */
+export interface ResultSavedEvent {
+  uid: string;
+  resultId: string;
+  /** Server time the result was stored with. */
+  timestamp: number;
+  result: Readonly<CompletedResultDto>;
+  isPb: boolean;
+  /** XP this result earned. */
+  xp: number;
+  /** The user as it was before this result (eligibility uses `timeTyping` before it, as the original). */
+  account: {
+    name: string;
+    banned: boolean;
+    lbOptOut: boolean;
+    timeTypingBefore: number;
+    premiumExpiresAt: number | null;
+    selectedBadgeId?: number;
+    chatId: string | null;
+    chatAvatar: string | null;
+    streak: number;
+  };
+}
+
+/** Fields a post-commit step may add to the `POST /results` response. */
+export interface ResultExtras {
+  dailyLeaderboardRank?: number;
+  weeklyXpLeaderboardRank?: number;
+}
+
+export type AfterResultSaved = (event: ResultSavedEvent) => Promise<ResultExtras | void>;
+
+/**
+ * The seam for side effects of an accepted result that live outside PostgreSQL (daily boards, weekly XP): features
+ * register in `onModuleInit`; hooks run after the transaction committed, must be idempotent, and their failures are
+ * logged without failing the submission, which is already saved.
+ */
+@Injectable()
+export class ResultHooks {
+  private readonly hooks = new Map<string, AfterResultSaved>();
+  private readonly logger = new Logger(ResultHooks.name);
+
+  afterResultSaved(feature: string, hook: AfterResultSaved): void {
+    this.hooks.set(feature, hook);
+  }
+
+  async runAfterCommit(event: ResultSavedEvent): Promise<ResultExtras> {
+    let extras: ResultExtras = {};
+    for (const [feature, hook] of this.hooks) {
+      try {
+        extras = { ...extras, ...((await hook(event)) ?? {}) };
+      } catch (e) {
+        this.logger.error(
+          { uid: event.uid, resultId: event.resultId, feature, err: (e as Error).message },
+          'after-result hook failed',
+        );
+      }
+    }
+    return extras;
+  }
+}

@@ -1,0 +1,92 @@
+import { Body, Controller, Delete, Get, Param, Post, Query, createParamDecorator } from '@nestjs/common';
+import type { ExecutionContext } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import {
+  AcceptsApeKey,
+  Account,
+  Auth,
+  RateLimit,
+  RequireConfiguration,
+  RequireFreshToken,
+} from '../../common/auth/policy.decorators';
+import { AppError, MESSAGES } from '../../common/app-error';
+import { ok } from '../../common/http/envelope';
+import type { AuthContext, CallerAccount } from '../../common/http/request-context';
+import { GetResultsQueryDto } from './dto/get-results-query.dto';
+import { ResultIdParamDto } from './dto/result-id-param.dto';
+import type { SubmitResultDto } from './dto/submit-result.dto';
+import { SubmitResultPipe } from './dto/submit-result.pipe';
+import { ResultsReadService } from './results-read.service';
+import { ResultsSubmitService } from './results-submit.service';
+
+/** The `result` object exactly as received (the hash covers it as the client sent it, not the parsed DTO). */
+const ReceivedResult = createParamDecorator((_: unknown, ctx: ExecutionContext): Record<string, unknown> => {
+  const body = ctx.switchToHttp().getRequest<FastifyRequest>().body as { result?: Record<string, unknown> };
+  return body.result ?? {};
+});
+
+const ClientVersion = createParamDecorator((_: unknown, ctx: ExecutionContext): string | undefined => {
+  const headers = ctx.switchToHttp().getRequest<FastifyRequest>().headers;
+  const value = headers['x-client-version'] ?? headers['client-version'];
+  return typeof value === 'string' ? value : undefined;
+});
+
+function caller(account: CallerAccount | undefined): CallerAccount {
+  // The guard loads the account on every signed-in route; its absence would be a wiring fault.
+  if (!account) throw new AppError(404, MESSAGES.userNotFound);
+  return account;
+}
+
+@Controller()
+export class ResultsController {
+  constructor(
+    private readonly submitService: ResultsSubmitService,
+    private readonly readService: ResultsReadService,
+  ) {}
+
+  @Post('results')
+  @RateLimit('resultsAdd')
+  @RequireConfiguration('results.savingEnabled', 'Results are not being saved at this time.')
+  async submit(
+    @Auth() auth: AuthContext,
+    // The type is erased (import type), so the global pipe passes the body on to SubmitResultPipe untouched.
+    @Body(SubmitResultPipe) body: SubmitResultDto,
+    @ReceivedResult() received: Record<string, unknown>,
+    @ClientVersion() clientVersion: string | undefined,
+  ) {
+    return ok(
+      'Result saved',
+      await this.submitService.submit(auth.uid, body.result, received, clientVersion),
+    );
+  }
+
+  @Get('results')
+  @AcceptsApeKey()
+  @RateLimit('resultsGet', 'resultsGetApe')
+  async list(@Account() account: CallerAccount | undefined, @Query() query: GetResultsQueryDto) {
+    return ok('Results retrieved', await this.readService.list(caller(account), query));
+  }
+
+  /** Spec results rule 5: the same list under /users. */
+  @Get('users/results')
+  @AcceptsApeKey()
+  @RateLimit('resultsGet', 'resultsGetApe')
+  async listUnderUsers(@Account() account: CallerAccount | undefined, @Query() query: GetResultsQueryDto) {
+    return this.list(account, query);
+  }
+
+  @Get('results/id/:resultId')
+  @AcceptsApeKey()
+  @RateLimit('resultByIdGet', 'resultByIdGetApe')
+  async getOne(@Auth() auth: AuthContext, @Param() params: ResultIdParamDto) {
+    return ok('Result retrieved', await this.readService.get(auth.uid, params.resultId));
+  }
+
+  @Delete('results')
+  @RequireFreshToken()
+  @RateLimit('resultsDeleteAll')
+  async deleteAll(@Auth() auth: AuthContext) {
+    await this.readService.deleteAll(auth.uid);
+    return ok('All results deleted');
+  }
+}

@@ -1,0 +1,31 @@
+import { Module } from '@nestjs/common';
+import { InboxModule } from '../inbox/inbox.module';
+import { XpModule } from '../xp/xp.module';
+import { AntiCheatRegistry } from './anti-cheat';
+import { ResultChecks } from './result-checks';
+import { ResultHooks } from './result-hooks';
+import { ResultsController } from './results.controller';
+import { ResultsReadService } from './results-read.service';
+import { ResultsRepository } from './results.repository';
+import { ResultsSubmitService } from './results-submit.service';
+import { SubmissionRepository } from './submission.repository';
+
+/**
+ * Result submission and history. Exports the post-commit hook list (leaderboards register there) and the
+ * anti-cheat registry (a private anti-cheat module plugs in there).
+ */
+@Module({
+  imports: [XpModule, InboxModule],
+  controllers: [ResultsController],
+  providers: [
+    ResultsRepository,
+    SubmissionRepository,
+    ResultChecks,
+    ResultsSubmitService,
+    ResultsReadService,
+    AntiCheatRegistry,
+    ResultHooks,
+  ],
+  exports: [ResultsSubmitService, ResultsReadService, ResultHooks, AntiCheatRegistry],
+})
+export class ResultsModule {}
