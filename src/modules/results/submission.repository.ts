@@ -2,6 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { sql, type Insertable, type Transaction } from 'kysely';
 import { DATABASE, type Database } from '../../infra/database/database';
 import type { DB, Results } from '../../infra/database/database.types';
+import { PreparedQuery } from '../../infra/database/prepared-query';
+import type { Executor } from '../../infra/database/transaction';
 
 /** The bucket a personal best belongs to (the primary key of `personal_bests` after `uid`). */
 export interface PbBucket {
@@ -21,6 +23,8 @@ export interface PbRecord {
   consistency: number;
   timestamp: number;
 }
+
+type LockParameters = PbBucket & { uid: string };
 
 /** The submitting user's row, locked for the rest of the transaction. */
 export interface LockedAccount {
@@ -120,7 +124,14 @@ const PB_UPDATE = sql.raw(
  */
 @Injectable()
 export class SubmissionRepository {
-  constructor(@Inject(DATABASE) private readonly db: Database) {}
+  private readonly lockWithoutTags;
+
+  constructor(@Inject(DATABASE) private readonly db: Database) {
+    this.lockWithoutTags = new PreparedQuery(
+      (p: LockParameters) => this.lockQuery(this.db, p, []),
+      ['uid', 'mode', 'mode2', 'language', 'difficulty', 'punctuation', 'numbers', 'lazyMode'],
+    );
+  }
 
   /** Runs `work` in one transaction (committed when it resolves, rolled back when it throws). */
   transaction<T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
@@ -137,17 +148,9 @@ export class SubmissionRepository {
     return row?.lb_opt_out === true;
   }
 
-  /**
-   * Locks the user row (FOR UPDATE) and reads, in the same round trip, the personal best of the result's bucket and
-   * which of the result's tags the user owns with their bests.
-   */
-  async lockAccount(
-    trx: Transaction<DB>,
-    uid: string,
-    bucket: PbBucket,
-    tagIds: string[],
-  ): Promise<LockedAccount | undefined> {
-    const row = await trx
+  /** The account read of a submission: the user row locked, its best in the bucket, the result's tags it owns. */
+  private lockQuery(executor: Executor, p: LockParameters, tagIds: string[]) {
+    return executor
       .selectFrom('users')
       .select((eb) => [
         'name',
@@ -168,14 +171,14 @@ export class SubmissionRepository {
         eb
           .selectFrom('personal_bests')
           .select('wpm')
-          .where('personal_bests.uid', '=', uid)
-          .where('mode', '=', bucket.mode)
-          .where('mode2', '=', bucket.mode2)
-          .where('language', '=', bucket.language)
-          .where('difficulty', '=', bucket.difficulty)
-          .where('punctuation', '=', bucket.punctuation)
-          .where('numbers', '=', bucket.numbers)
-          .where('lazy_mode', '=', bucket.lazyMode)
+          .where('personal_bests.uid', '=', p.uid)
+          .where('mode', '=', p.mode)
+          .where('mode2', '=', p.mode2)
+          .where('language', '=', p.language)
+          .where('difficulty', '=', p.difficulty)
+          .where('punctuation', '=', p.punctuation)
+          .where('numbers', '=', p.numbers)
+          .where('lazy_mode', '=', p.lazyMode)
           .as('pb_wpm'),
         tagIds.length === 0
           ? sql<null>`null`.as('owned_tags')
@@ -184,26 +187,43 @@ export class SubmissionRepository {
               .leftJoin('tag_personal_bests as tpb', (join) =>
                 join
                   .onRef('tpb.tag_id', '=', 'tags.id')
-                  .on('tpb.mode', '=', bucket.mode)
-                  .on('tpb.mode2', '=', bucket.mode2)
-                  .on('tpb.language', '=', bucket.language)
-                  .on('tpb.difficulty', '=', bucket.difficulty)
-                  .on('tpb.punctuation', '=', bucket.punctuation)
-                  .on('tpb.numbers', '=', bucket.numbers)
-                  .on('tpb.lazy_mode', '=', bucket.lazyMode),
+                  .on('tpb.mode', '=', p.mode)
+                  .on('tpb.mode2', '=', p.mode2)
+                  .on('tpb.language', '=', p.language)
+                  .on('tpb.difficulty', '=', p.difficulty)
+                  .on('tpb.punctuation', '=', p.punctuation)
+                  .on('tpb.numbers', '=', p.numbers)
+                  .on('tpb.lazy_mode', '=', p.lazyMode),
               )
               .select(
                 sql<
                   { id: string; wpm: number | null }[]
                 >`json_agg(json_build_object('id', tags.id, 'wpm', tpb.wpm))`.as('t'),
               )
-              .where('tags.uid', '=', uid)
+              .where('tags.uid', '=', p.uid)
               .where('tags.id', 'in', tagIds)
               .as('owned_tags'),
       ])
-      .where('uid', '=', uid)
-      .forUpdate()
-      .executeTakeFirst();
+      .where('uid', '=', p.uid)
+      .forUpdate();
+  }
+
+  /**
+   * Locks the user row (FOR UPDATE) and reads, in the same round trip, the personal best of the result's bucket and
+   * which of the result's tags the user owns with their bests.
+   */
+  async lockAccount(
+    trx: Transaction<DB>,
+    uid: string,
+    bucket: PbBucket,
+    tagIds: string[],
+  ): Promise<LockedAccount | undefined> {
+    const parameters = { uid, ...bucket };
+    // Most results carry no tags: that statement is built once; a tag list makes its own.
+    const row =
+      tagIds.length === 0
+        ? (await trx.executeQuery(this.lockWithoutTags.with(parameters))).rows[0]
+        : await this.lockQuery(trx, parameters, tagIds).executeTakeFirst();
     if (!row) return undefined;
     return {
       name: row.name,
