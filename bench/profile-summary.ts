@@ -27,6 +27,45 @@ function owner(frame: ProfileNode['callFrame']): string {
   return url;
 }
 
+/** Buckets for the timing breakdown: what kind of work a frame on top of the stack is doing. */
+const CATEGORIES: [string, RegExp][] = [
+  [
+    'socket writes and reads (kernel, loopback TCP)',
+    /^\((native)\) (writev|writeBuffer|writeUtf8String|writeLatin1String|readv?|close)$/,
+  ],
+  ['garbage collection', /^\(garbage collector\)/],
+  [
+    'validation (class-validator, class-transformer, our DTO checks)',
+    /^(class-validator|class-transformer|reflect-metadata|validator|src\/modules\/results\/dto|src\/common\/validation)/,
+  ],
+  [
+    'result hash (object-hash, src/.../result-hash)',
+    /^(object-hash|src\/modules\/results\/domain\/result-hash)/,
+  ],
+  ['query building (Kysely)', /^kysely/],
+  ['PostgreSQL client (pg, pg-protocol, pg-pool, pg-types)', /^(pg|pg-protocol|pg-pool|pg-types|postgres-)/],
+  ['Redis client (ioredis)', /^(ioredis|redis-parser|@ioredis|denque|cluster-key-slot|standard-as-callback)/],
+  [
+    'HTTP (fastify, node:http, JSON parse)',
+    /^(fastify|@fastify|find-my-way|secure-json-parse|fast-json-stringify|light-my-request|avvio|fastq|node:_http|node:internal\/http)/,
+  ],
+  ['Nest (core, throttler, rxjs)', /^(@nestjs|rxjs|iterare|tslib)/],
+  ['AsyncLocalStorage / promise hooks (nestjs-pino request context)', /^node:internal\/async_hooks/],
+  [
+    'logging and metrics (pino, prom-client)',
+    /^(pino|pino-http|nestjs-pino|prom-client|sonic-boom|fast-redact|tdigest|bintrees)/,
+  ],
+  ['auth (jose, lru-cache, our guard)', /^(jose|lru-cache|src\/common\/auth|src\/common\/rate-limit)/],
+  ['our other code (src/)', /^src\//],
+];
+
+function category(frame: ProfileNode['callFrame']): string {
+  const who = owner(frame);
+  const key = who === '(native)' ? `(native) ${frame.functionName}` : who;
+  for (const [name, pattern] of CATEGORIES) if (pattern.test(key)) return name;
+  return who.startsWith('node:') ? 'Node internals (streams, events, timers)' : `other: ${who}`;
+}
+
 function label(frame: ProfileNode['callFrame']): string {
   return `${frame.functionName || '(anonymous)'} ${owner(frame)}:${frame.lineNumber + 1}`;
 }
@@ -52,6 +91,7 @@ export function summarise(profile: CpuProfile, limit = 25): string {
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
 
   const self = new Map<string, number>();
+  const categories = new Map<string, number>();
   const inclusive = new Map<string, number>();
   let busy = 0;
   profile.samples.forEach((id, i) => {
@@ -61,6 +101,8 @@ export function summarise(profile: CpuProfile, limit = 25): string {
     busy += delta;
     const who = owner(node.callFrame);
     self.set(who, (self.get(who) ?? 0) + delta);
+    const kind = category(node.callFrame);
+    categories.set(kind, (categories.get(kind) ?? 0) + delta);
     const seen = new Set<string>();
     for (let cursor: number | undefined = id; cursor !== undefined; cursor = parent.get(cursor)) {
       const frame = byId.get(cursor)?.callFrame;
@@ -73,6 +115,7 @@ export function summarise(profile: CpuProfile, limit = 25): string {
   });
   return [
     `busy CPU time: ${(busy / 1000).toFixed(0)} ms`,
+    table('timing breakdown (self time by kind of work):', [...categories], busy, limit),
     table('self time by owner (package or our file):', [...self], busy, limit),
     table('inclusive time by function:', [...inclusive], busy, limit * 2),
   ].join('\n\n');

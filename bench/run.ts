@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -9,6 +9,7 @@ import { freePort } from '../src/infra/embedded/free-port';
 import { DEFAULT_SIZE, type DatasetSize } from './lib/dataset';
 import { evaluateTargets, renderRatios, renderTable, renderTargets } from './lib/report';
 import { startServerProcess, type ServerProcess } from './lib/server-process';
+import { postmasterPid } from './lib/postgres-cpu';
 import { benchDataDir, startBenchStack } from './lib/stack';
 import { BENCH_AUDIENCE, BENCH_ISSUER, BenchIssuer } from './lib/tokens';
 import type { BenchContext, ScenarioRow } from './scenarios/context';
@@ -24,6 +25,7 @@ const USAGE = `usage: npm run bench -- [options]
   --connections N       concurrent connections (default 64)
   --duration S          seconds per read scenario (default 10)
   --submit-requests N   POST /results per server in scenario 1, one per user (default 20000)
+  --rounds N            scenario 1 alternates ours and the baseline in N rounds, best round counts (default 3)
   --only LIST           scenarios to run, e.g. 1,5 (default all: 1,2,3,4,5,6)
   --profile             CPU-profile our server (.bench-data/profiles/*.cpuprofile)
   --users, --results-per-user, --board-users
@@ -59,6 +61,7 @@ function parseRunArgs(argv: string[]) {
       duration: { type: 'string' },
       'submit-requests': { type: 'string' },
       only: { type: 'string' },
+      rounds: { type: 'string' },
       profile: { type: 'boolean', default: false },
       users: { type: 'string' },
       'results-per-user': { type: 'string' },
@@ -73,6 +76,7 @@ function parseRunArgs(argv: string[]) {
     connections: Math.round(positive(values.connections, 64, 'connections')),
     duration: positive(values.duration, 10, 'duration'),
     submitRequests: Math.round(positive(values['submit-requests'], 20_000, 'submit-requests')),
+    rounds: Math.round(positive(values.rounds, 3, 'rounds')),
     only,
     profile: values.profile ?? false,
     size: {
@@ -145,23 +149,6 @@ function serverEnv(options: {
   };
 }
 
-/** Starts and stops the CPU profiler preloaded into our server (bench/lib/profiler-hook.ts). */
-function signalProfiler(pid: number, file: string): BenchContext['profiler'] {
-  return {
-    start: async () => {
-      process.kill(pid, 'SIGUSR2');
-      await new Promise((r) => setTimeout(r, 300));
-    },
-    stop: async () => {
-      const before = existsSync(file) ? statSync(file).mtimeMs : 0;
-      process.kill(pid, 'SIGUSR2');
-      for (let i = 0; i < 100 && (!existsSync(file) || statSync(file).mtimeMs === before); i++) {
-        await new Promise((r) => setTimeout(r, 200));
-      }
-    },
-  };
-}
-
 async function main(): Promise<void> {
   let args;
   try {
@@ -224,7 +211,8 @@ async function main(): Promise<void> {
       readyPath: '/',
       env: args.profile ? { ...env, BENCH_PROFILE_FILE: profileFile } : env,
       logFile: join(dataDir, 'logs', 'server.log'),
-      nodeArgs: args.profile ? ['-r', resolve(__dirname, 'lib/profiler-hook.js')] : [],
+      // Inert until asked: CPU profile (--profile) and memory breakdown over IPC.
+      nodeArgs: ['-r', resolve(__dirname, 'lib/profiler-hook.js')],
     });
     servers.push(ours);
     const baselinePort = await freePort();
@@ -245,10 +233,16 @@ async function main(): Promise<void> {
       issuer,
       pool,
       servers: { ours, baseline },
+      postgresPid: process.env.DATABASE_URL ? null : postmasterPid(dataDir),
       connections: args.connections,
       duration: args.duration,
       submitRequests: args.submitRequests,
-      profiler: args.profile ? signalProfiler(ours.pid, profileFile) : undefined,
+      profiler: args.profile
+        ? {
+            start: async () => void (await ours.ask('profile:start', 'profile:started')),
+            stop: async () => void (await ours.ask('profile:stop', 'profile:written')),
+          }
+        : undefined,
       log,
     };
     const rows: ScenarioRow[] = [];
@@ -256,13 +250,13 @@ async function main(): Promise<void> {
       if (!args.only.has(id)) return;
       const produced = await work();
       rows.push(...(Array.isArray(produced) ? produced : [produced]));
+      log(`our server's memory after scenario ${id} (MB): ${await ours.ask('memory', 'memory:')}`);
     };
     // The rebuild first: it leaves the boards the read scenarios page through. Ours and the baseline alternate, so
     // both see the same machine load.
     const appEnv = loadEnv(env);
     await run('6', () => snapshotScenario(context, appEnv));
-    await run('1', () => submitScenario(context, 'ours'));
-    await run('1', () => submitScenario(context, 'baseline'));
+    await run('1', () => submitScenario(context, args.rounds));
     await run('2', () => leaderboardPageScenario(context, 'ours'));
     await run('2', () => leaderboardPageScenario(context, 'baseline'));
     await run('3', () => leaderboardRankScenario(context));

@@ -1,5 +1,6 @@
 import autocannon from 'autocannon';
-import { RssSampler } from './server-process';
+import { postgresCpuSeconds } from './postgres-cpu';
+import { ProcessSampler } from './server-process';
 
 export interface PlannedRequest {
   method: 'GET' | 'POST';
@@ -10,8 +11,10 @@ export interface PlannedRequest {
 
 export interface LoadRun {
   url: string;
-  /** The server process whose memory is sampled. */
+  /** The server process whose memory and CPU are sampled. */
   pid: number;
+  /** The embedded PostgreSQL's postmaster, whose CPU is counted too (null: external server, not counted). */
+  postgresPid?: number | null;
   connections: number;
   /** Fixed number of requests (precomputed bodies), or a duration in seconds. */
   amount?: number;
@@ -31,15 +34,20 @@ export interface LoadResult {
   /** The first body answered with each non-2xx status (what went wrong). */
   errorSamples: Record<string, string>;
   rssMb: number | null;
+  /** Server CPU time (user + system) per request, in ms. */
+  cpuMsPerRequest: number | null;
+  /** PostgreSQL's CPU time per request, in ms (embedded PostgreSQL only). */
+  postgresCpuMsPerRequest: number | null;
 }
 
 /** Drives one scenario with autocannon (in this process; the server runs in its own) and samples the server's RSS. */
 export async function runLoad(run: LoadRun): Promise<LoadResult> {
-  const sampler = new RssSampler(run.pid);
+  const sampler = new ProcessSampler(run.pid);
   sampler.start();
+  const postgresAtStart = run.postgresPid ? postgresCpuSeconds(run.postgresPid) : null;
   const errorSamples: Record<string, string> = {};
   let result;
-  let rssMb: number | null;
+  let usage: { rssMb: number | null; cpuSeconds: number | null };
   try {
     result = await autocannon({
       url: run.url,
@@ -71,8 +79,11 @@ export async function runLoad(run: LoadRun): Promise<LoadResult> {
       ],
     });
   } finally {
-    rssMb = sampler.stop();
+    usage = sampler.stop();
   }
+  const postgresAtEnd = run.postgresPid ? postgresCpuSeconds(run.postgresPid) : null;
+  const perRequest = (seconds: number | null) =>
+    seconds === null || result.requests.total === 0 ? null : (seconds * 1000) / result.requests.total;
   const statuses: Record<string, number> = {};
   for (const [status, { count }] of Object.entries(result.statusCodeStats)) statuses[status] = count;
   return {
@@ -83,6 +94,10 @@ export async function runLoad(run: LoadRun): Promise<LoadResult> {
     errors: result.errors + result.non2xx,
     statuses,
     errorSamples,
-    rssMb,
+    rssMb: usage.rssMb,
+    cpuMsPerRequest: perRequest(usage.cpuSeconds),
+    postgresCpuMsPerRequest: perRequest(
+      postgresAtStart === null || postgresAtEnd === null ? null : postgresAtEnd - postgresAtStart,
+    ),
   };
 }

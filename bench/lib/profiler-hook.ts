@@ -1,26 +1,42 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
+import { getHeapSpaceStatistics } from 'node:v8';
 
 /**
- * Preloaded (`node -r`) into our server by `npm run bench -- --profile`: the first SIGUSR2 starts V8's CPU profiler,
- * the next one stops it and writes BENCH_PROFILE_FILE, so the profile covers exactly the measured load (not start-up
- * or warm-up). SIGUSR1 would open the debugger, hence SIGUSR2.
+ * Preloaded (`node -r`) into our server by the benchmark; it changes nothing until the runner asks over the IPC
+ * channel. 'profile:start' / 'profile:stop' run V8's CPU profiler around exactly the measured load (not start-up or
+ * warm-up) and write BENCH_PROFILE_FILE; 'memory' answers where the resident memory is (heap spaces, external).
+ * (Signals are taken: Nest's shutdown hooks listen to SIGUSR2, and SIGUSR1 opens the debugger.)
  */
 let session: Session | null = null;
 
-process.on('SIGUSR2', () => {
-  if (!session) {
+// The channel must not keep a stopping server alive.
+process.channel?.unref();
+
+const mb = (bytes: number) => Math.round(bytes / 1048576);
+
+process.on('message', (message: unknown) => {
+  if (message === 'memory') {
+    const usage = process.memoryUsage();
+    const spaces = Object.fromEntries(getHeapSpaceStatistics().map((s) => [s.space_name, mb(s.space_size)]));
+    process.send?.(
+      `memory:${JSON.stringify({ rss: mb(usage.rss), heapTotal: mb(usage.heapTotal), heapUsed: mb(usage.heapUsed), external: mb(usage.external), arrayBuffers: mb(usage.arrayBuffers), spaces })}`,
+    );
+  } else if (message === 'profile:start' && !session) {
     const started = new Session();
     started.connect();
-    started.post('Profiler.enable', () => started.post('Profiler.start'));
+    started.post('Profiler.enable', () =>
+      started.post('Profiler.start', () => process.send?.('profile:started')),
+    );
     session = started;
-    return;
+  } else if (message === 'profile:stop' && session) {
+    const running = session;
+    session = null;
+    running.post('Profiler.stop', (error, result) => {
+      if (!error)
+        writeFileSync(process.env.BENCH_PROFILE_FILE ?? 'server.cpuprofile', JSON.stringify(result.profile));
+      running.disconnect();
+      process.send?.('profile:written');
+    });
   }
-  const running = session;
-  session = null;
-  running.post('Profiler.stop', (error, result) => {
-    if (!error)
-      writeFileSync(process.env.BENCH_PROFILE_FILE ?? 'server.cpuprofile', JSON.stringify(result.profile));
-    running.disconnect();
-  });
 });

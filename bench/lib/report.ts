@@ -22,8 +22,8 @@ function find(
 /** The results table, as Markdown (readable on a terminal and pasteable into the README). */
 export function renderTable(rows: ScenarioRow[]): string {
   const lines = [
-    '| # | scenario | server | requests/s | p50 ms | p99 ms | errors | max server RSS MB | note |',
-    '|---|---|---|---:|---:|---:|---:|---:|---|',
+    '| # | scenario | server | requests/s | p50 ms | p99 ms | errors | max server RSS MB | server CPU ms/req | PostgreSQL CPU ms/req | note |',
+    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|',
   ];
   for (const row of rows) {
     const r = row.result;
@@ -34,8 +34,10 @@ export function renderTable(rows: ScenarioRow[]): string {
           fmt(r.p99),
           fmt(r.errors),
           r.rssMb === null ? 'n/a' : fmt(r.rssMb),
+          r.cpuMsPerRequest === null ? 'n/a' : fmt(r.cpuMsPerRequest, 2),
+          r.postgresCpuMsPerRequest === null ? 'n/a' : fmt(r.postgresCpuMsPerRequest, 2),
         ]
-      : ['—', '—', '—', '—', '—'];
+      : ['—', '—', '—', '—', '—', '—', '—'];
     const extra = [
       row.seconds !== undefined ? `${row.seconds.toFixed(2)} s` : '',
       row.note ?? '',

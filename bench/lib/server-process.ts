@@ -6,6 +6,8 @@ export interface ServerProcess {
   name: string;
   pid: number;
   url: string;
+  /** Sends a message over the IPC channel and resolves with the first answer starting with `reply`. */
+  ask(message: string, reply: string): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -48,7 +50,8 @@ export async function startServerProcess(options: {
   const log = createWriteStream(options.logFile, { flags: 'w' });
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.script], {
     env: { PATH: process.env.PATH ?? '', ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // The IPC channel carries the profiler's start and stop (bench/lib/profiler-hook.ts).
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
@@ -65,6 +68,21 @@ export async function startServerProcess(options: {
     name: options.name,
     pid: child.pid as number,
     url: options.url,
+    ask: (message, reply) =>
+      new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`${options.name} did not answer "${message}"`)),
+          30_000,
+        );
+        const onMessage = (answer: unknown) => {
+          if (typeof answer !== 'string' || !answer.startsWith(reply)) return;
+          clearTimeout(timer);
+          child.off('message', onMessage);
+          resolve(answer.slice(reply.length));
+        };
+        child.on('message', onMessage);
+        child.send(message);
+      }),
     stop: async () => {
       if (child.exitCode === null) {
         // A server that hangs on shutdown is killed.
@@ -78,10 +96,18 @@ export async function startServerProcess(options: {
   };
 }
 
-/** Samples a process's resident set size from /proc while a scenario runs; the report shows the maximum. */
-export class RssSampler {
+/** Linux reports process CPU time in clock ticks of 1/100 s (USER_HZ). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * Watches a server process from /proc while a scenario runs: its resident set size (sampled every 100 ms; the report
+ * shows the maximum) and the CPU time it used (user + system), which, per request, stays comparable when other work
+ * on the machine slows the run down.
+ */
+export class ProcessSampler {
   private timer: NodeJS.Timeout | null = null;
   private maxKb = 0;
+  private cpuAtStart: number | null = null;
 
   constructor(private readonly pid: number) {}
 
@@ -94,19 +120,34 @@ export class RssSampler {
     }
   }
 
+  /** utime + stime in seconds. */
+  static readCpuSeconds(pid: number): number | null {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+    } catch {
+      return null;
+    }
+  }
+
   start(): void {
-    this.maxKb = RssSampler.readKb(this.pid) ?? 0;
+    this.maxKb = ProcessSampler.readKb(this.pid) ?? 0;
+    this.cpuAtStart = ProcessSampler.readCpuSeconds(this.pid);
     this.timer = setInterval(() => {
-      this.maxKb = Math.max(this.maxKb, RssSampler.readKb(this.pid) ?? 0);
+      this.maxKb = Math.max(this.maxKb, ProcessSampler.readKb(this.pid) ?? 0);
     }, 100);
   }
 
-  /** Maximum RSS seen, in MB; null where /proc is not available. */
-  stop(): number | null {
+  /** Maximum RSS seen (MB) and CPU seconds used; null where /proc is not available. */
+  stop(): { rssMb: number | null; cpuSeconds: number | null } {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    const last = RssSampler.readKb(this.pid);
-    if (last === null && this.maxKb === 0) return null;
-    return Math.max(this.maxKb, last ?? 0) / 1024;
+    const last = ProcessSampler.readKb(this.pid);
+    const cpu = ProcessSampler.readCpuSeconds(this.pid);
+    return {
+      rssMb: last === null && this.maxKb === 0 ? null : Math.max(this.maxKb, last ?? 0) / 1024,
+      cpuSeconds: cpu === null || this.cpuAtStart === null ? null : cpu - this.cpuAtStart,
+    };
   }
 }

@@ -12,6 +12,8 @@ export interface BenchContext {
   /** The bench's own connection to the seeded database (picking users, clearing its own ApeKeys). */
   pool: pg.Pool;
   servers: Record<ServerKind, ServerProcess>;
+  /** The embedded PostgreSQL's postmaster (its CPU per request is reported), null for an external server. */
+  postgresPid: number | null;
   connections: number;
   /** Seconds per read scenario. */
   duration: number;
@@ -108,6 +110,7 @@ export async function measured(
   return runLoad({
     url: server.url,
     pid: server.pid,
+    postgresPid: context.postgresPid,
     connections: context.connections,
     amount: shape.amount,
     duration: shape.amount === undefined ? context.duration : undefined,
