@@ -7,7 +7,8 @@ import type pg from 'pg';
  * what the guard does (bad-auth counter GET, the caller's account and permissions, the global and the route rate-limit
  * scripts), then the submission transaction (BEGIN, the locked account read with the bucket's personal best, the one
  * write statement, COMMIT). Statements are the SQL Kysely sends for ours (src/common/auth/account.repository.ts,
- * src/modules/results/submission.repository.ts).
+ * src/modules/results/submission.repository.ts, submission-write.statement.ts), named prepared statements as ours
+ * (src/infra/database/prepared-query.ts).
  */
 
 const FIND_CALLER = `select "users"."uid", "users"."name", "users"."banned", "users"."premium_expires_at",
@@ -53,7 +54,8 @@ function writeStatement(isPb: boolean): string {
   parts.push(`account AS (UPDATE users SET completed_tests = completed_tests + 1,
     started_tests = started_tests + $${n + 2}, time_typing = time_typing + $${n + 3}, xp = xp + $${n + 4},
     streak_length = $${n + 5}, streak_max_length = $${n + 6}, streak_last_result_at = $${n + 7},
-    last_result_at = $${n + 8}, last_result_hashes = $${n + 9} WHERE uid = $${n + 10})`);
+    last_result_at = $${n + 8}, last_result_hashes = coalesce($${n + 9}::text[], last_result_hashes)
+    WHERE uid = $${n + 10})`);
   return `WITH ${parts.join(', ')} SELECT 1`;
 }
 const WRITE = { pb: writeStatement(true), plain: writeStatement(false) };
@@ -82,7 +84,7 @@ export async function submitResult(
   result: Body,
 ): Promise<{ status: number; body: unknown }> {
   await redis.get(`badauth:{${ip}}`);
-  const caller = await pool.query(FIND_CALLER, [uid]);
+  const caller = await pool.query({ name: 'find_caller', text: FIND_CALLER, values: [uid] });
   if (caller.rowCount === 0) return { status: 404, body: { message: 'User not found', data: null } };
   await redis.rateLimitIncrement(`rl:{ip:${ip}}:global`, 60_000);
   await redis.rateLimitIncrement(`rl:{uid:${uid}}:resultsAdd`, 86_400_000);
@@ -107,7 +109,7 @@ export async function submitResult(
       streak_max_length: number;
       last_result_hashes: string[];
       pb_wpm: number | null;
-    }>(LOCK_ACCOUNT, [uid, ...bucket, uid]);
+    }>({ name: 'lock_account', text: LOCK_ACCOUNT, values: [uid, ...bucket, uid] });
     const account = locked.rows[0];
     if (!account) throw new Error('user vanished');
     const isPb = result.mode !== 'quote' && (account.pb_wpm === null || wpm > account.pb_wpm);
@@ -161,7 +163,11 @@ export async function submitResult(
       [str(result.hash, ''), ...account.last_result_hashes].slice(0, 10),
       uid,
     );
-    await client.query(isPb ? WRITE.pb : WRITE.plain, values);
+    await client.query(
+      isPb
+        ? { name: 'write_pb', text: WRITE.pb, values }
+        : { name: 'write_plain', text: WRITE.plain, values },
+    );
     await client.query('commit');
     return {
       status: 200,

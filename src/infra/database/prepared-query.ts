@@ -1,12 +1,26 @@
 import { CompiledQuery, type Compilable } from 'kysely';
 
+/**
+ * Statement texts of every PreparedQuery, with the name they are prepared under on each connection (see
+ * `namedStatement`). Only these: preparing every statement would keep a plan per distinct text (lists of varying
+ * length make many) on every backend.
+ */
+const PREPARED = new Map<string, string>();
+
+/** The name to prepare this statement text under, if it is a PreparedQuery's. */
+export function namedStatement(text: string): string | undefined {
+  return PREPARED.get(text);
+}
+
 /** What the template is built with in place of each parameter; unique enough never to be a real value. */
 const sentinel = (name: string) => `\u0000prepared-parameter:${name}`;
 
 /**
  * A query built and compiled once (when the repository is constructed); each execution only puts its values into the
- * compiled statement's parameter list. The query builder costs more CPU than the round trip's own client work on the
- * hottest statements (the guard's account read runs on every signed-in request), and their shape never changes.
+ * compiled statement's parameter list, and PostgreSQL parses and plans it once per connection (a named prepared
+ * statement, see database.ts) instead of on every execution. Meant for the hottest statements, whose shape never
+ * changes (the guard's account read runs on every signed-in request): building, parsing and planning them cost more
+ * CPU than executing them.
  *
  * `build` receives stand-ins for the named parameters and must pass each one as a query parameter (`where(col, '=',
  * p.uid)`), never into raw SQL text: building fails at start-up when a compiled parameter is not one of them.
@@ -19,6 +33,7 @@ export class PreparedQuery<P extends object, R> {
     const stand = Object.fromEntries(names.map((name) => [name, sentinel(name)])) as unknown as P;
     const compiled = build(stand).compile();
     this.sql = compiled.sql;
+    if (!PREPARED.has(this.sql)) PREPARED.set(this.sql, `prepared_${PREPARED.size + 1}`);
     this.order = compiled.parameters.map((value) => {
       const name = names.find((n) => sentinel(n) === value);
       if (name === undefined) {

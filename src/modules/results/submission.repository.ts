@@ -4,6 +4,14 @@ import { DATABASE, type Database } from '../../infra/database/database';
 import type { DB, Results } from '../../infra/database/database.types';
 import { PreparedQuery } from '../../infra/database/prepared-query';
 import type { Executor } from '../../infra/database/transaction';
+import {
+  WRITE_SHAPES,
+  WRITE_VALUE_NAMES,
+  writeShape,
+  writeStatement,
+  writeValues,
+  type WriteValues,
+} from './submission-write.statement';
 
 /** The bucket a personal best belongs to (the primary key of `personal_bests` after `uid`). */
 export interface PbBucket {
@@ -76,48 +84,6 @@ export interface SubmissionWrites {
 /** A stored result: every column given, so none is forgotten in the insert. */
 export type NewResultRow = Required<Insertable<Results>>;
 
-const RESULT_COLUMNS = [
-  'id',
-  'uid',
-  'timestamp',
-  'name',
-  'wpm',
-  'raw_wpm',
-  'acc',
-  'consistency',
-  'key_consistency',
-  'char_stats',
-  'mode',
-  'mode2',
-  'quote_length',
-  'language',
-  'difficulty',
-  'punctuation',
-  'numbers',
-  'lazy_mode',
-  'blind_mode',
-  'bailed_out',
-  'funbox',
-  'tags',
-  'test_duration',
-  'afk_duration',
-  'incomplete_test_seconds',
-  'restart_count',
-  'is_pb',
-  'chart_data',
-  'key_spacing_stats',
-  'key_duration_stats',
-] as const satisfies readonly (keyof Results)[];
-
-// Personal-best columns after the owner (uid, or tag_id and uid), in the order the inserts give their values.
-const PB_KEY = sql.raw('mode, mode2, language, difficulty, punctuation, numbers, lazy_mode');
-const PB_COLUMNS = sql.raw(
-  'mode, mode2, language, difficulty, punctuation, numbers, lazy_mode, wpm, acc, raw, consistency, timestamp',
-);
-const PB_UPDATE = sql.raw(
-  'wpm = excluded.wpm, acc = excluded.acc, raw = excluded.raw, consistency = excluded.consistency, timestamp = excluded.timestamp',
-);
-
 /**
  * The statements of a result submission. Every method takes the transaction the submit service opened: the user row is
  * locked first, so one user's submissions run one after another while different users never wait on each other.
@@ -125,11 +91,22 @@ const PB_UPDATE = sql.raw(
 @Injectable()
 export class SubmissionRepository {
   private readonly lockWithoutTags;
+  /** The write statement in each of its shapes (personal best or not, tag bests or not). */
+  private readonly writeStatements;
 
   constructor(@Inject(DATABASE) private readonly db: Database) {
     this.lockWithoutTags = new PreparedQuery(
       (p: LockParameters) => this.lockQuery(this.db, p, []),
       ['uid', 'mode', 'mode2', 'language', 'difficulty', 'punctuation', 'numbers', 'lazyMode'],
+    );
+    this.writeStatements = WRITE_SHAPES.map(
+      ({ isPb, tagBests }) =>
+        new PreparedQuery(
+          (values: WriteValues) => ({
+            compile: () => writeStatement(values, isPb, tagBests).compile(this.db),
+          }),
+          WRITE_VALUE_NAMES,
+        ),
     );
   }
 
@@ -247,50 +224,13 @@ export class SubmissionRepository {
   }
 
   /**
-   * Every write of an accepted result in ONE statement (data-modifying CTEs): the result row, the personal best and
-   * tag bests (upserts), the test-activity count of the day (upsert) and the user's stats, streak, XP and hashes.
-   * Each part touches only this user's rows, and the user row is already locked, so concurrent users never deadlock.
-   * Plain SQL rather than the query builder: this statement runs on every submission, and building it costs four
-   * times as much CPU through the builder.
+   * Every write of an accepted result in ONE statement (see submission-write.statement.ts). It runs on every
+   * submission: plain SQL rather than the query builder, built once per shape and prepared on each connection.
    */
   async applySubmission(trx: Transaction<DB>, writes: SubmissionWrites): Promise<void> {
-    const { uid, bucket: b, pbRecord: pb, account } = writes;
-    const parts = [
-      sql`stored_result AS (
-        INSERT INTO results (${sql.raw(RESULT_COLUMNS.join(', '))})
-        VALUES (${sql.join(RESULT_COLUMNS.map((column) => writes.result[column]))}))`,
-    ];
-    if (writes.isPb) {
-      parts.push(sql`personal_best AS (
-        INSERT INTO personal_bests (uid, ${PB_COLUMNS})
-        VALUES (${uid}, ${b.mode}, ${b.mode2}, ${b.language}, ${b.difficulty}, ${b.punctuation}, ${b.numbers},
-                ${b.lazyMode}, ${pb.wpm}, ${pb.acc}, ${pb.raw}, ${pb.consistency}, ${pb.timestamp})
-        ON CONFLICT (uid, ${PB_KEY}) DO UPDATE SET ${PB_UPDATE})`);
-    }
-    if (writes.tagPbIds.length > 0) {
-      parts.push(sql`tag_bests AS (
-        INSERT INTO tag_personal_bests (tag_id, uid, ${PB_COLUMNS})
-        SELECT tag_id, ${uid}, ${b.mode}, ${b.mode2}, ${b.language}, ${b.difficulty}, ${b.punctuation}, ${b.numbers},
-               ${b.lazyMode}, ${pb.wpm}, ${pb.acc}, ${pb.raw}, ${pb.consistency}, ${pb.timestamp}
-        FROM unnest(${writes.tagPbIds}::text[]) AS tag_id
-        ON CONFLICT (tag_id, ${PB_KEY}) DO UPDATE SET ${PB_UPDATE})`);
-    }
-    parts.push(sql`activity AS (
-      INSERT INTO test_activity (uid, day, tests) VALUES (${uid}, ${writes.activityDay}, 1)
-      ON CONFLICT (uid, day) DO UPDATE SET tests = test_activity.tests + 1)`);
-    parts.push(sql`account AS (
-      UPDATE users SET
-        completed_tests = completed_tests + 1,
-        started_tests = started_tests + ${account.restartCount + 1},
-        time_typing = time_typing + ${account.timeTyped},
-        xp = xp + ${account.xp},
-        streak_length = ${account.streakLength},
-        streak_max_length = ${account.streakMaxLength},
-        streak_last_result_at = ${account.timestamp},
-        last_result_at = ${account.timestamp},
-        last_result_hashes = ${account.lastResultHashes ?? sql`last_result_hashes`}
-      WHERE uid = ${uid})`);
-    await sql`WITH ${sql.join(parts)} SELECT 1`.execute(trx);
+    const statement = this.writeStatements[writeShape(writes.isPb, writes.tagPbIds.length > 0)];
+    if (!statement) throw new Error('no write statement of that shape');
+    await trx.executeQuery(statement.with(writeValues(writes)));
   }
 
   /** An unread mail still carrying the badge (rule 6: no second mail while one waits). */
