@@ -12,20 +12,29 @@ export function postmasterPid(dataDir: string): number | null {
   }
 }
 
+function statFields(pid: number | string): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
 /**
- * CPU seconds used so far by the postmaster and its children (the backends serving the servers' pools, which stay
- * connected through a scenario): PostgreSQL shares the machine's cores with the server, so its cost per request
- * belongs in the report too.
+ * CPU seconds used so far by PostgreSQL: the postmaster, its live backends, and the backends that already ended
+ * (counted into the postmaster's cutime/cstime). PostgreSQL shares the machine's cores with the server, so its cost
+ * per request belongs in the report too.
  */
 export function postgresCpuSeconds(postmaster: number): number | null {
-  let total = ProcessSampler.readCpuSeconds(postmaster);
-  if (total === null) return null;
+  let total: number;
+  try {
+    const fields = statFields(postmaster);
+    total = (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return null;
+  }
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[1]) === postmaster) total += ProcessSampler.readCpuSeconds(Number(entry)) ?? 0;
+      if (Number(statFields(entry)[1]) === postmaster)
+        total += ProcessSampler.readCpuSeconds(Number(entry)) ?? 0;
     } catch {
       // the process ended meanwhile
     }

@@ -73,9 +73,10 @@ export type WriteValues = { [C in ResultColumn as `result_${C}`]: NewResultRow[C
 };
 
 const resultName = (column: ResultColumn) => `result_${column}` as const;
+const RESULT_NAMES = RESULT_COLUMNS.map(resultName);
 
 export const WRITE_VALUE_NAMES: (keyof WriteValues & string)[] = [
-  ...RESULT_COLUMNS.map(resultName),
+  ...RESULT_NAMES,
   'uid',
   'pb_mode',
   'pb_mode2',
@@ -114,9 +115,7 @@ export function writeShape(isPb: boolean, tagBests: boolean): number {
 
 export function writeValues(writes: SubmissionWrites): WriteValues {
   const { bucket: b, pbRecord: pb, account } = writes;
-  const result = Object.fromEntries(RESULT_COLUMNS.map((c) => [resultName(c), writes.result[c]]));
-  return {
-    ...(result as { [C in ResultColumn as `result_${C}`]: NewResultRow[C] }),
+  const values: Record<string, unknown> = {
     uid: writes.uid,
     pb_mode: b.mode,
     pb_mode2: b.mode2,
@@ -140,6 +139,11 @@ export function writeValues(writes: SubmissionWrites): WriteValues {
     account_timestamp: account.timestamp,
     last_result_hashes: account.lastResultHashes,
   };
+  // A loop over precomputed names: Object.fromEntries and spreading cost a tenth of a millisecond per submission.
+  for (let i = 0; i < RESULT_COLUMNS.length; i++) {
+    values[RESULT_NAMES[i] as string] = writes.result[RESULT_COLUMNS[i] as ResultColumn];
+  }
+  return values as WriteValues;
 }
 
 /**
