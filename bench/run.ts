@@ -209,7 +209,12 @@ async function main(): Promise<void> {
       script: resolve(__dirname, '../src/main.js'),
       url: `http://127.0.0.1:${oursPort}`,
       readyPath: '/',
-      env: args.profile ? { ...env, BENCH_PROFILE_FILE: profileFile } : env,
+      env: {
+        ...env,
+        ...(args.profile ? { BENCH_PROFILE_FILE: profileFile } : {}),
+        ...(process.env.BENCH_HEAP_SNAPSHOT ? { BENCH_HEAP_SNAPSHOT: process.env.BENCH_HEAP_SNAPSHOT } : {}),
+        ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),
+      },
       logFile: join(dataDir, 'logs', 'server.log'),
       // Inert until asked: CPU profile (--profile) and memory breakdown over IPC.
       nodeArgs: ['-r', resolve(__dirname, 'lib/profiler-hook.js')],
@@ -263,6 +268,7 @@ async function main(): Promise<void> {
     await run('4', () => profileScenario(context));
     await run('5', () => resultsReadScenario(context));
 
+    if (process.env.BENCH_HEAP_SNAPSHOT) log(`heap snapshot: ${await ours.ask('heap:snapshot', 'heap:')}`);
     const loadAfter = loadavg();
     const report = [
       `## Benchmark run ${new Date().toISOString()}`,

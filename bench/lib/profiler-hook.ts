@@ -1,11 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
-import { getHeapSpaceStatistics } from 'node:v8';
+import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 
 /**
  * Preloaded (`node -r`) into our server by the benchmark; it changes nothing until the runner asks over the IPC
  * channel. 'profile:start' / 'profile:stop' run V8's CPU profiler around exactly the measured load (not start-up or
- * warm-up) and write BENCH_PROFILE_FILE; 'memory' answers where the resident memory is (heap spaces, external).
+ * warm-up) and write BENCH_PROFILE_FILE; 'memory' answers where the resident memory is (heap spaces, external);
+ * 'heap:snapshot' writes a heap snapshot and answers its file name.
  * (Signals are taken: Nest's shutdown hooks listen to SIGUSR2, and SIGUSR1 opens the debugger.)
  */
 let session: Session | null = null;
@@ -22,6 +23,8 @@ process.on('message', (message: unknown) => {
     process.send?.(
       `memory:${JSON.stringify({ rss: mb(usage.rss), heapTotal: mb(usage.heapTotal), heapUsed: mb(usage.heapUsed), external: mb(usage.external), arrayBuffers: mb(usage.arrayBuffers), spaces })}`,
     );
+  } else if (message === 'heap:snapshot') {
+    process.send?.(`heap:${writeHeapSnapshot(process.env.BENCH_HEAP_SNAPSHOT ?? undefined)}`);
   } else if (message === 'profile:start' && !session) {
     const started = new Session();
     started.connect();
