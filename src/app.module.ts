@@ -65,8 +65,23 @@ export class AppModule {
               ],
               censor: '[redacted]',
             },
+            // Request lines carry no headers at all (so no token, key or cookie can leak), only what operators use.
+            serializers: {
+              req: (req: { id: unknown; method: string; url: string; remoteAddress?: string }) => ({
+                id: req.id,
+                method: req.method,
+                url: req.url,
+                remoteAddress: req.remoteAddress,
+              }),
+              res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+            },
             autoLogging: { ignore: (req) => req.url === '/metrics' },
             quietReqLogger: true,
+            ...(env.logPretty
+              ? {
+                  transport: { target: 'pino-pretty', options: { singleLine: true, ignore: 'pid,hostname' } },
+                }
+              : {}),
           },
         }),
         ConfigModule.forRoot(env, clock),
