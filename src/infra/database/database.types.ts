@@ -60,17 +60,19 @@ export interface InboxMail {
 }
 
 export interface LeaderboardBoards {
+  first_position: Generated<number>;
   id: Generated<number>;
   language: string;
   mode: string;
   mode2: string;
+  size: Generated<number>;
 }
 
 export interface LeaderboardEntries {
   acc: number;
   board_id: number;
   consistency: number;
-  rank: number;
+  position: number;
   raw: number;
   timestamp: number;
   uid: string;

@@ -18,6 +18,9 @@ export interface SnapshotRow {
   premium_expires_at: number | null;
 }
 
+/** The index on snapshot uids is on their 64-bit hash; the uid itself is compared too. */
+const uidHash = (uid: string) => sql<string>`hashtextextended(${uid}, 0)`;
+
 /**
  * Reads of the all-time snapshot. Ranks and values come from the snapshot; names, badges and chat links from the
  * user row (always current). Banned and opted-out users are filtered here, so they vanish from reads the moment the
@@ -27,21 +30,13 @@ export interface SnapshotRow {
 export class AllTimeRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 
-  private boardId(board: BoardKey) {
-    return this.db
-      .selectFrom('leaderboard_boards')
-      .select('id')
-      .where('language', '=', board.language)
-      .where('mode', '=', board.mode)
-      .where('mode2', '=', board.mode2);
-  }
-
   private entries(board: BoardKey) {
     return this.db
-      .selectFrom('leaderboard_entries as e')
+      .selectFrom('leaderboard_boards as b')
+      .innerJoin('leaderboard_entries as e', 'e.board_id', 'b.id')
       .innerJoin('users as u', 'u.uid', 'e.uid')
       .select([
-        'e.rank',
+        sql<number>`e.position - b.first_position + 1`.as('rank'),
         'e.uid',
         'e.wpm',
         'e.acc',
@@ -57,40 +52,50 @@ export class AllTimeRepository {
           WHERE badge->>'selected' = 'true' LIMIT 1
         )`.as('badge_id'),
       ])
-      .where('e.board_id', '=', this.boardId(board))
+      .where('b.language', '=', board.language)
+      .where('b.mode', '=', board.mode)
+      .where('b.mode2', '=', board.mode2)
       .where('u.banned', '=', false)
       .where('u.lb_opt_out', '=', false);
   }
 
-  /** Ranks first+1 .. first+size: a range read on (board_id, rank), however large the board. */
+  /** Ranks first+1 .. first+size: a range read on (board_id, position), however large the board. */
   async page(board: BoardKey, first: number, size: number): Promise<SnapshotRow[]> {
     return this.entries(board)
-      .where('e.rank', '>', first)
-      .where('e.rank', '<=', first + size)
-      .orderBy('e.rank')
+      .where('e.position', '>', sql<number>`b.first_position::int8 - 1 + ${first}::int8`)
+      .where('e.position', '<=', sql<number>`b.first_position::int8 - 1 + ${first + size}::int8`)
+      .orderBy('e.position')
       .execute();
   }
 
-  /** Entries on the board; the last rank of the snapshot (one index probe, never a count over the board). */
+  /** Entries on the board when the snapshot was built. */
   async count(board: BoardKey): Promise<number> {
     const row = await this.db
-      .selectFrom('leaderboard_entries as e')
-      .select('e.rank')
-      .where('e.board_id', '=', this.boardId(board))
-      .orderBy('e.rank', 'desc')
-      .limit(1)
+      .selectFrom('leaderboard_boards')
+      .select('size')
+      .where('language', '=', board.language)
+      .where('mode', '=', board.mode)
+      .where('mode2', '=', board.mode2)
       .executeTakeFirst();
-    return row?.rank ?? 0;
+    return row?.size ?? 0;
   }
 
   /** The entries of the given users on a board, best first. */
   async ofUsers(board: BoardKey, uids: string[]): Promise<SnapshotRow[]> {
     if (uids.length === 0) return [];
-    return this.entries(board).where('e.uid', 'in', uids).orderBy('e.rank').execute();
+    return this.entries(board)
+      .where(sql<string>`hashtextextended(e.uid, 0)`, 'in', uids.map(uidHash))
+      .where('e.uid', 'in', uids)
+      .orderBy('e.position')
+      .execute();
   }
 
-  /** Removes a user's rows at once (the next rebuild would drop them anyway). */
+  /** Removes a user's entries at once (the next rebuild would drop them anyway); other ranks keep their numbers. */
   async remove(uid: string): Promise<void> {
-    await this.db.deleteFrom('leaderboard_entries').where('uid', '=', uid).execute();
+    await this.db
+      .deleteFrom('leaderboard_entries')
+      .where(sql<string>`hashtextextended(uid, 0)`, '=', uidHash(uid))
+      .where('uid', '=', uid)
+      .execute();
   }
 }

@@ -65,11 +65,13 @@ describe('leaderboard rules', () => {
     });
 
     it('treats a malformed pattern as matching nothing', () => {
-      expect(matchesModeRules([{ language: '(', mode: 'time', mode2: '15' }], {
-        language: '(',
-        mode: 'time',
-        mode2: '15',
-      })).toBe(false);
+      expect(
+        matchesModeRules([{ language: '(', mode: 'time', mode2: '15' }], {
+          language: '(',
+          mode: 'time',
+          mode2: '15',
+        }),
+      ).toBe(false);
     });
 
     it('matches nothing without rules', () => {

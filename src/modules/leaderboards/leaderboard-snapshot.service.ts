@@ -53,10 +53,14 @@ export class LeaderboardSnapshotService {
     step('boards');
     // Spec: the time check is skipped in a development environment.
     const minTimeTyping = this.env.mode === 'dev' ? null : config.leaderboards.minTimeTyping;
-    const built = await this.repository.buildStaging(minTimeTyping, step);
-    await this.repository.swap();
+    const staged = await this.repository.buildStaging(minTimeTyping, step);
+    await this.repository.swap(staged.ranges);
     step('swapped');
-    const summary = { ...built, ms: Math.round(performance.now() - started) };
+    const summary = {
+      boards: staged.ranges.length,
+      entries: staged.entries,
+      ms: Math.round(performance.now() - started),
+    };
     this.logger.log(summary, 'all-time leaderboards rebuilt');
     return summary;
   }

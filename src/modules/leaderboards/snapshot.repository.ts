@@ -3,23 +3,43 @@ import { sql } from 'kysely';
 import { DATABASE, type Database } from '../../infra/database/database';
 import { LEADERBOARD_MODE_PAIRS } from './leaderboard-rules';
 
-export interface SnapshotBuild {
+export interface BoardRange {
+  boardId: number;
+  firstPosition: number;
+  size: number;
+}
+
+export interface StagedSnapshot {
   entries: number;
-  boards: number;
+  ranges: BoardRange[];
 }
 
 const LIVE = 'leaderboard_entries';
 const NEXT = 'leaderboard_entries_next';
 const OLD = 'leaderboard_entries_old';
-const INDEXES = ['rank_key', 'uid_key'] as const;
-/** How long the swap may wait for readers before it gives up and retries (readers queue behind it meanwhile). */
-const SWAP_LOCK_TIMEOUT = '3s';
+const INDEXES = ['position_key', 'uid_hash_idx'] as const;
+/** How long the swap may wait for running reads before it gives up and retries (new reads queue behind it). */
+const SWAP_LOCK_TIMEOUT = '2s';
 const SWAP_ATTEMPTS = 5;
 
 /**
+ * One 64-bit sort key per entry, ascending in the board order: board id (16 bits), wpm descending to 0.01 (16 bits),
+ * then accuracy descending to 0.01 (14 bits) — the accuracy part only when wpm has at most two decimals, so the key
+ * never contradicts the exact order; the full order (wpm desc, acc desc, older PB first, uid) breaks what is left.
+ * With a key that is nearly unique, the sort compares integers held in its array instead of fetching every row from
+ * memory: several times faster on millions of entries than sorting by the board id and then the values.
+ */
+const SORT_KEY = sql`
+  (b.id::int8 << 48)
+  + ((65535 - least(floor(p.wpm * 100 + 1e-6), 65535))::int8 << 32)
+  + CASE WHEN abs(p.wpm * 100 - floor(p.wpm * 100 + 1e-6)) < 1e-6
+      THEN (16383 - least(greatest(floor(p.acc * 100 + 1e-6), 0), 16383))::int8 << 18
+      ELSE 0 END`;
+
+/**
  * Builds the all-time snapshot into a table of its own and swaps it in. The build is one set-based statement over
- * every board (a window function partitioned by board), so its cost grows with the number of personal bests, not
- * with the number of boards.
+ * every board (one sort, one window function numbering the global order), so its cost grows with the number of
+ * qualifying personal bests, not with the number of boards.
  */
 @Injectable()
 export class SnapshotRepository {
@@ -41,12 +61,11 @@ export class SnapshotRepository {
   }
 
   /**
-   * Ranks every qualifying personal best of every eligible user into the staging table and indexes it. Qualifying
-   * (DECISIONS.md): punctuation and numbers off, difficulty normal, lazy mode off. Eligible (spec): not banned, not
-   * opted out, `timeTyping` above `minTimeTyping` (null skips the time check, as in development). Order: wpm desc,
-   * acc desc, older PB first; uid last so equal records rank the same way on every build.
+   * Numbers every qualifying personal best of every eligible user into the staging table and indexes it.
+   * Qualifying (DECISIONS.md): punctuation and numbers off, difficulty normal, lazy mode off. Eligible (spec): not
+   * banned, not opted out, `timeTyping` above `minTimeTyping` (null skips the time check, as in development).
    */
-  async buildStaging(minTimeTyping: number | null, onStep: (step: string) => void): Promise<SnapshotBuild> {
+  async buildStaging(minTimeTyping: number | null, onStep: (step: string) => void): Promise<StagedSnapshot> {
     return this.db.transaction().execute(async (trx) => {
       // Sorting and indexing a few million rows in memory rather than in temporary files.
       await sql`SET LOCAL work_mem = '256MB'`.execute(trx);
@@ -56,42 +75,57 @@ export class SnapshotRepository {
       // CREATE TABLE AS (unlike INSERT ... SELECT) may run its query with parallel workers.
       await sql`
         CREATE UNLOGGED TABLE ${sql.table(NEXT)} AS
-        SELECT b.id AS board_id,
-               (row_number() OVER (
-                 PARTITION BY b.id ORDER BY p.wpm DESC, p.acc DESC, p.timestamp ASC, p.uid ASC
-               ))::integer AS rank,
-               p.uid, p.wpm, p.acc, p.raw, p.consistency, p.timestamp
-        FROM personal_bests p
-        JOIN leaderboard_boards b ON b.language = p.language AND b.mode = p.mode AND b.mode2 = p.mode2
-        JOIN users u ON u.uid = p.uid
-        WHERE p.difficulty = 'normal' AND NOT p.punctuation AND NOT p.numbers AND NOT p.lazy_mode AND p.wpm > 0
-          AND NOT u.banned AND NOT u.lb_opt_out AND ${timeCheck}`.execute(trx);
+        SELECT board_id,
+               (row_number() OVER (ORDER BY sort_key, wpm DESC, acc DESC, timestamp ASC, uid ASC))::integer
+                 AS position,
+               uid, wpm, acc, raw, consistency, timestamp
+        FROM (
+          SELECT b.id AS board_id, ${SORT_KEY} AS sort_key,
+                 p.uid, p.wpm, p.acc, p.raw, p.consistency, p.timestamp
+          FROM personal_bests p
+          JOIN leaderboard_boards b ON b.language = p.language AND b.mode = p.mode AND b.mode2 = p.mode2
+          JOIN users u ON u.uid = p.uid
+          WHERE p.difficulty = 'normal' AND NOT p.punctuation AND NOT p.numbers AND NOT p.lazy_mode
+            AND p.wpm > 0 AND NOT u.banned AND NOT u.lb_opt_out AND ${timeCheck}
+        ) qualifying`.execute(trx);
       onStep('ranked');
-      await sql`CREATE UNIQUE INDEX ${sql.id(`${NEXT}_rank_key`)} ON ${sql.table(NEXT)} (board_id, rank)`.execute(
+      await sql`
+        CREATE UNIQUE INDEX ${sql.id(`${NEXT}_position_key`)} ON ${sql.table(NEXT)} (board_id, position)`.execute(
         trx,
       );
       onStep('indexed ranks');
-      await sql`CREATE UNIQUE INDEX ${sql.id(`${NEXT}_uid_key`)} ON ${sql.table(NEXT)} (uid, board_id)`.execute(
+      await sql`
+        CREATE INDEX ${sql.id(`${NEXT}_uid_hash_idx`)} ON ${sql.table(NEXT)} (hashtextextended(uid, 0))`.execute(
         trx,
       );
       onStep('indexed users');
+      // Planner statistics for the new table; a small sample is plenty for its two index lookups.
+      await sql`SET LOCAL default_statistics_target = 10`.execute(trx);
       await sql`ANALYZE ${sql.table(NEXT)}`.execute(trx);
-      // Board sizes from one index probe per board rather than a count over millions of rows.
-      const sizes = await sql<SnapshotBuild>`
-        SELECT count(top.rank)::int AS boards, coalesce(sum(top.rank), 0)::int AS entries
+      // Where each board starts and ends: two index probes per board, never a scan of the entries.
+      const ranges = await sql<{ board_id: number; first: number; last: number }>`
+        SELECT b.id AS board_id, first.position AS first, last.position AS last
         FROM leaderboard_boards b
         CROSS JOIN LATERAL (
-          SELECT n.rank FROM ${sql.table(NEXT)} n WHERE n.board_id = b.id ORDER BY n.rank DESC LIMIT 1
-        ) top`.execute(trx);
-      return sizes.rows[0] ?? { boards: 0, entries: 0 };
+          SELECT n.position FROM ${sql.table(NEXT)} n WHERE n.board_id = b.id ORDER BY n.position LIMIT 1
+        ) first
+        CROSS JOIN LATERAL (
+          SELECT n.position FROM ${sql.table(NEXT)} n WHERE n.board_id = b.id ORDER BY n.position DESC LIMIT 1
+        ) last`.execute(trx);
+      const boards = ranges.rows.map((r) => ({
+        boardId: r.board_id,
+        firstPosition: r.first,
+        size: r.last - r.first + 1,
+      }));
+      return { entries: boards.reduce((sum, b) => sum + b.size, 0), ranges: boards };
     });
   }
 
   /**
-   * Makes the staging table the live snapshot in one short transaction: readers see the old board until the commit
-   * and the new one after it. The old table is dropped afterwards, outside the lock.
+   * Makes the staging table the live snapshot, with the boards' positions, in one short transaction: readers see
+   * the old snapshot until the commit and the new one after it. The old table is dropped afterwards, outside it.
    */
-  async swap(): Promise<void> {
+  async swap(ranges: BoardRange[]): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
         await this.db.transaction().execute(async (trx) => {
@@ -109,6 +143,19 @@ export class SnapshotRepository {
               trx,
             );
           }
+          await sql`
+            UPDATE leaderboard_boards b
+            SET first_position = coalesce(r.first_position, 0), size = coalesce(r.size, 0)
+            FROM leaderboard_boards b2
+            LEFT JOIN unnest(
+              ${ranges.map((r) => r.boardId)}::int[],
+              ${ranges.map((r) => r.firstPosition)}::int[],
+              ${ranges.map((r) => r.size)}::int[]
+            ) AS r(board_id, first_position, size) ON r.board_id = b2.id
+            WHERE b.id = b2.id
+              AND (b.first_position, b.size) IS DISTINCT FROM (coalesce(r.first_position, 0), coalesce(r.size, 0))`.execute(
+            trx,
+          );
         });
         break;
       } catch (e) {
@@ -120,7 +167,11 @@ export class SnapshotRepository {
 
   /** Whether the live snapshot has no rows (a fresh database, or an unlogged table emptied by crash recovery). */
   async isEmpty(): Promise<boolean> {
-    const row = await this.db.selectFrom('leaderboard_entries').select('rank').limit(1).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('leaderboard_entries')
+      .select('position')
+      .limit(1)
+      .executeTakeFirst();
     return row === undefined;
   }
 }

@@ -44,7 +44,13 @@ export class WeeklyXpLeaderboardService {
     const friendUids = await this.friends.uids(auth, query.friendsOnly, config);
     if (friendUids) {
       const rows = await this.store.members(keys, friendUids);
-      return { ...friendsPage(rows.map((row) => toEntry(row, premium)), query), pageSize: query.pageSize };
+      return {
+        ...friendsPage(
+          rows.map((row) => toEntry(row, premium)),
+          query,
+        ),
+        pageSize: query.pageSize,
+      };
     }
     const first = query.page * query.pageSize;
     const page = await this.store.page(keys, first, first + query.pageSize - 1);

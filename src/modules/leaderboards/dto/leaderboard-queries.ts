@@ -1,7 +1,21 @@
-import { IsBoolean, IsIn, IsInt, IsOptional, Max, Min, ValidateBy, type ValidationArguments } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  Max,
+  Min,
+  ValidateBy,
+  type ValidationArguments,
+} from 'class-validator';
 import { IsLanguage } from '../../../common/validation/is-language';
 import { ToBoolean, ToNumber } from '../../../common/validation/transforms';
-import { isLeaderboardMode, isLeaderboardMode2, LEADERBOARD_MODES, type LeaderboardMode } from '../leaderboard-rules';
+import {
+  isLeaderboardMode,
+  isLeaderboardMode2,
+  LEADERBOARD_MODES,
+  type LeaderboardMode,
+} from '../leaderboard-rules';
 
 /** Spec "Leaderboards": time 15, 60; words 10, 25, 50, 100. A wrong mode is reported on `mode` alone. */
 const IsLeaderboardMode2 = () =>
