@@ -53,10 +53,10 @@ export class AllTimeLeaderboardService {
       return { ...friendsPage(rows.map(toEntry), query), pageSize: query.pageSize };
     }
     const first = query.page * query.pageSize;
-    const [rows, count] = await Promise.all([
-      first >= MAX_RANK - query.pageSize ? [] : this.repository.page(board, first, query.pageSize),
-      this.repository.count(board),
-    ]);
+    const { rows, count } =
+      first >= MAX_RANK - query.pageSize
+        ? { rows: [], count: await this.repository.count(board) }
+        : await this.repository.page(board, first, query.pageSize);
     return { entries: rows.map(toEntry), count, pageSize: query.pageSize };
   }
 
@@ -78,7 +78,7 @@ export class AllTimeLeaderboardService {
       (['15', '60'] as const).map(async (mode2) => {
         const board = { language: 'english', mode: 'time', mode2 };
         const [row] = await this.repository.ofUsers(board, [uid]);
-        if (row) result.time[mode2].english = { rank: row.rank, count: await this.repository.count(board) };
+        if (row) result.time[mode2].english = { rank: row.rank, count: row.board_size };
       }),
     );
     return result;

@@ -16,6 +16,8 @@ export interface SnapshotRow {
   chat_avatar: string | null;
   badge_id: number | null;
   premium_expires_at: number | null;
+  /** Entries on the board when the snapshot was built. */
+  board_size: number;
 }
 
 /** The index on snapshot uids is on their 64-bit hash; the uid itself is compared too. */
@@ -51,6 +53,7 @@ export class AllTimeRepository {
           SELECT (badge->>'id')::int FROM jsonb_array_elements(u.inventory_badges) badge
           WHERE badge->>'selected' = 'true' LIMIT 1
         )`.as('badge_id'),
+        'b.size as board_size',
       ])
       .where('b.language', '=', board.language)
       .where('b.mode', '=', board.mode)
@@ -59,13 +62,17 @@ export class AllTimeRepository {
       .where('u.lb_opt_out', '=', false);
   }
 
-  /** Ranks first+1 .. first+size: a range read on (board_id, position), however large the board. */
-  async page(board: BoardKey, first: number, size: number): Promise<SnapshotRow[]> {
-    return this.entries(board)
+  /**
+   * Ranks first+1 .. first+size: a range read on (board_id, position), however large the board. The board size
+   * comes with the rows, from the same statement, so a page and its count never straddle a rebuild's swap.
+   */
+  async page(board: BoardKey, first: number, size: number): Promise<{ count: number; rows: SnapshotRow[] }> {
+    const rows = await this.entries(board)
       .where('e.position', '>', sql<number>`b.first_position::int8 - 1 + ${first}::int8`)
       .where('e.position', '<=', sql<number>`b.first_position::int8 - 1 + ${first + size}::int8`)
       .orderBy('e.position')
       .execute();
+    return { count: rows[0]?.board_size ?? (await this.count(board)), rows };
   }
 
   /** Entries on the board when the snapshot was built. */
