@@ -3,7 +3,7 @@ import {
   Injectable,
   Logger,
   type OnApplicationBootstrap,
-  type OnApplicationShutdown,
+  type OnModuleDestroy,
 } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { Clock } from '../../common/clock';
@@ -31,7 +31,7 @@ export interface JobsReport {
  * replicas (or a retry) run each period once. `runDueJobs()` is callable directly (tests, operators).
  */
 @Injectable()
-export class LeaderboardJobsService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class LeaderboardJobsService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(LeaderboardJobsService.name);
   private running: Promise<JobsReport> | null = null;
   private stopped = false;
@@ -56,7 +56,8 @@ export class LeaderboardJobsService implements OnApplicationBootstrap, OnApplica
     setImmediate(tick);
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Stops ticking and lets a running job finish while the database pool is still open (closed at shutdown). */
+  async onModuleDestroy(): Promise<void> {
     this.stopped = true;
     if (this.scheduler.doesExist('interval', JOBS_INTERVAL_NAME))
       this.scheduler.deleteInterval(JOBS_INTERVAL_NAME);
