@@ -1,5 +1,5 @@
 import { createTestApp, type TestApp } from '../../support/test-app';
-import { freshIp } from '../../support/route-auth';
+import { expectBearerOnly, freshIp, someApeKey } from '../../support/route-auth';
 import { createUser } from '../../support/factories';
 import { eligible, rebuild, seedPb, setUser, type Member } from './support';
 
@@ -399,6 +399,36 @@ describe('GET /leaderboards (all-time)', () => {
       });
       expect(extra.status).toBe(400);
       expect(extra.body.validationErrors).toEqual(["Unrecognized key(s) in object: 'page'"]);
+    });
+  });
+
+  describe('authentication', () => {
+    const query = { language: 'english', mode: 'time', mode2: '15' };
+
+    it('the public boards still verify a header when one is sent: a garbage token is 401', async () => {
+      for (const path of ['/leaderboards', '/leaderboards/daily', '/leaderboards/xp/weekly']) {
+        const res = await t.request('GET', path, {
+          query: path.includes('xp') ? {} : query,
+          auth: 'Bearer nope',
+          ip: freshIp(),
+        });
+        expect({ path, status: res.status, body: res.body }).toEqual({
+          path,
+          status: 401,
+          body: { message: 'Unauthorized', data: null },
+        });
+      }
+    });
+
+    it('an unknown ApeKey on the rank route is 404 ApeKey not found', async () => {
+      const res = await t.request('GET', '/leaderboards/rank', { query, auth: someApeKey(), ip: freshIp() });
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ message: 'ApeKey not found', data: null });
+    });
+
+    it('the daily and weekly rank routes are Bearer only', async () => {
+      await expectBearerOnly(t, 'GET', '/leaderboards/daily/rank?language=english&mode=time&mode2=15');
+      await expectBearerOnly(t, 'GET', '/leaderboards/xp/weekly/rank');
     });
   });
 });
