@@ -18,6 +18,7 @@ import { ApeKeyModule } from './modules/ape-keys/ape-keys.module';
 import { ConnectionModule } from './modules/connections/connections.module';
 import { ConfigurationModule } from './modules/configuration/configuration.module';
 import { InboxModule } from './modules/inbox/inbox.module';
+import { LeaderboardModule } from './modules/leaderboards/leaderboards.module';
 import { PresetsModule } from './modules/presets/presets.module';
 import { QuotesModule } from './modules/quotes/quotes.module';
 import { ResultsModule } from './modules/results/results.module';
@@ -39,6 +40,7 @@ export const FEATURE_MODULES: Type[] = [
   ApeKeyModule,
   UsersModule,
   ResultsModule,
+  LeaderboardModule,
 ];
 
 export interface AppModuleOptions {
