@@ -102,11 +102,17 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     bodyParser: false,
     abortOnError: false,
   });
-  app.useLogger(app.get(Logger));
-  app.enableShutdownHooks();
-  configureHttp(app, env);
-  configureDocs(app);
-  await app.init();
-  await app.getHttpAdapter().getInstance().ready();
-  return app;
+  try {
+    app.useLogger(app.get(Logger));
+    app.enableShutdownHooks();
+    configureHttp(app, env);
+    configureDocs(app);
+    await app.init();
+    await app.getHttpAdapter().getInstance().ready();
+    return app;
+  } catch (e) {
+    // A failed start (bad SERVER_CONFIG_FILE, unreachable store) must not leave pools and connections open.
+    await app.close().catch(() => undefined);
+    throw e;
+  }
 }

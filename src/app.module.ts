@@ -18,6 +18,7 @@ import { ApeKeyModule } from './modules/ape-keys/ape-keys.module';
 import { ConnectionModule } from './modules/connections/connections.module';
 import { ConfigurationModule } from './modules/configuration/configuration.module';
 import { InboxModule } from './modules/inbox/inbox.module';
+import { LeaderboardModule } from './modules/leaderboards/leaderboards.module';
 import { PresetsModule } from './modules/presets/presets.module';
 import { QuotesModule } from './modules/quotes/quotes.module';
 import { ResultsModule } from './modules/results/results.module';
@@ -39,6 +40,7 @@ export const FEATURE_MODULES: Type[] = [
   ApeKeyModule,
   UsersModule,
   ResultsModule,
+  LeaderboardModule,
 ];
 
 export interface AppModuleOptions {
@@ -65,8 +67,23 @@ export class AppModule {
               ],
               censor: '[redacted]',
             },
+            // Request lines carry no headers at all (so no token, key or cookie can leak), only what operators use.
+            serializers: {
+              req: (req: { id: unknown; method: string; url: string; remoteAddress?: string }) => ({
+                id: req.id,
+                method: req.method,
+                url: req.url,
+                remoteAddress: req.remoteAddress,
+              }),
+              res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+            },
             autoLogging: { ignore: (req) => req.url === '/metrics' },
             quietReqLogger: true,
+            ...(env.logPretty
+              ? {
+                  transport: { target: 'pino-pretty', options: { singleLine: true, ignore: 'pid,hostname' } },
+                }
+              : {}),
           },
         }),
         ConfigModule.forRoot(env, clock),

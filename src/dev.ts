@@ -33,7 +33,7 @@ async function main(): Promise<void> {
         DATABASE_URL: process.env.DATABASE_URL ?? stack.databaseUrl,
         REDIS_URL: stack.redisUrl,
       },
-      { authProvider: 'none' },
+      { authProvider: 'none', logPretty: true },
     );
     const db = createDatabase({ url: env.databaseUrl, poolMax: 2 });
     for (const line of await migrateToLatest(db)) console.log(`  ${line}`);

@@ -1,11 +1,16 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { SingleBar } from 'cli-progress';
 import { AppModule } from '../app.module';
 import { AppError } from '../common/app-error';
 import type { Permission } from '../common/auth/policy.decorators';
 import { EnvError, loadEnv } from '../config/env';
 import { startDevStack } from '../infra/embedded/dev-stack';
 import { AdminService } from '../modules/admin/admin.service';
+import {
+  LeaderboardSnapshotService,
+  REBUILD_STEPS,
+} from '../modules/leaderboards/leaderboard-snapshot.service';
 
 const USAGE = `usage: npm run cli -- <command>
 
@@ -15,11 +20,12 @@ const USAGE = `usage: npm run cli -- <command>
   users unban <uid>
   premium set <uid> <expirationMs|-1>
   premium clear <uid>
+  leaderboards rebuild
 
 Works against DATABASE_URL and REDIS_URL, or against the dev data directory (DEV_DATA_DIR, default .data) when
 DATABASE_URL is unset (attaching to a running \`npm run dev\` or starting its stores for the duration).`;
 
-type Command = (app: INestApplicationContext, args: string[]) => Promise<string>;
+type Command = (app: INestApplicationContext, args: string[], io: CliIo) => Promise<string>;
 
 function permission(value: string | undefined): Permission {
   if (value !== 'admin' && value !== 'quoteMod') throw new UsageError(`unknown permission "${value ?? ''}"`);
@@ -63,11 +69,27 @@ const COMMANDS: Record<string, Command> = {
     await app.get(AdminService).clearPremium(uidArg(uid));
     return `premium of ${uid} cleared`;
   },
+  'leaderboards rebuild': async (app, _args, io) => {
+    const bar = new SingleBar({
+      stream: io.progress ?? process.stderr,
+      format: 'rebuilding all-time leaderboards [{bar}] {value}/{total} {step}',
+      noTTYOutput: io.progress !== undefined,
+    });
+    bar.start(REBUILD_STEPS.length, 0, { step: '' });
+    const summary = await app
+      .get(LeaderboardSnapshotService)
+      .rebuild((step, done) => bar.update(done, { step }))
+      .finally(() => bar.stop());
+    if (!summary) throw new AppError(409, 'another rebuild is running; try again when it has finished');
+    return `rebuilt ${summary.boards} boards with ${summary.entries} entries in ${(summary.ms / 1000).toFixed(1)} s`;
+  },
 };
 
 export interface CliIo {
   out(line: string): void;
   err(line: string): void;
+  /** Where progress bars go (default: stderr, drawn only on a terminal). */
+  progress?: NodeJS.WritableStream;
 }
 
 /**
@@ -104,7 +126,7 @@ export async function runCli(
     app = await NestFactory.createApplicationContext(AppModule.forRoot({ env }), {
       logger: ['error', 'warn'],
     });
-    io.out(await command(app, args));
+    io.out(await command(app, args, io));
     return 0;
   } catch (e) {
     if (e instanceof UsageError) io.err(`${e.message}\n\n${USAGE}`);

@@ -29,6 +29,8 @@ export interface AppEnv {
   trustProxy: boolean | number;
   corsOrigins: string[] | '*';
   logLevel: string;
+  /** Human-readable log lines (pino-pretty, a dev dependency): `npm run dev` only. */
+  logPretty: boolean;
   commitHash: string;
   rateLimit: { globalPerMinute: number; overrides: Record<string, { max?: number; windowMs?: number }> };
   /** Scheduled jobs (leaderboard rebuilds, rollovers) run in this process. Off in most tests. */
@@ -175,6 +177,7 @@ export function loadEnv(src: Source = process.env, defaults: Partial<AppEnv> = {
         ? (defaults.corsOrigins ?? '*')
         : cors.split(',').map((o) => o.trim()),
     logLevel: str(src, 'LOG_LEVEL') ?? defaults.logLevel ?? 'info',
+    logPretty: bool(src, 'LOG_PRETTY', defaults.logPretty ?? false),
     commitHash: str(src, 'COMMIT_HASH') ?? defaults.commitHash ?? 'NO_HASH',
     rateLimit: {
       globalPerMinute: int(

@@ -74,6 +74,7 @@ export const SERVER_CONFIGURATION_SCHEMA = s.obj({
   }),
   leaderboards: s.obj({
     minTimeTyping: s.num(7200, 0),
+    rebuildIntervalSeconds: s.int(300, 10),
     weeklyXp: s.obj({
       enabled: s.bool(true),
       expirationTimeInDays: s.num(15, 0),
@@ -149,6 +150,8 @@ export interface ServerConfiguration {
   };
   leaderboards: {
     minTimeTyping: number;
+    /** How often the all-time snapshot is rebuilt (DECISIONS.md: every 5 minutes by default). */
+    rebuildIntervalSeconds: number;
     weeklyXp: { enabled: boolean; expirationTimeInDays: number; xpRewardBrackets: RewardBracket[] };
   };
   connections: { enabled: boolean; maxPerUser: number };

@@ -1,5 +1,6 @@
 import { CONTENT_LIMITS } from './classes/content';
 import { FOUNDATION_LIMITS } from './classes/foundation';
+import { LEADERBOARD_LIMITS } from './classes/leaderboards';
 import { SOCIAL_LIMITS } from './classes/social';
 import { RESULTS_LIMITS } from './classes/results';
 import type { RateLimitClass } from './classes/time';
@@ -19,6 +20,7 @@ export const RATE_LIMIT_CLASSES = {
   ...SOCIAL_LIMITS,
   ...USERS_LIMITS,
   ...RESULTS_LIMITS,
+  ...LEADERBOARD_LIMITS,
 } satisfies Record<string, RateLimitClass>;
 
 export type RateLimitId = keyof typeof RATE_LIMIT_CLASSES;

@@ -59,6 +59,33 @@ export interface InboxMail {
   uid: string;
 }
 
+export interface LeaderboardBoards {
+  first_position: Generated<number>;
+  id: Generated<number>;
+  language: string;
+  mode: string;
+  mode2: string;
+  size: Generated<number>;
+}
+
+export interface LeaderboardEntries {
+  acc: number;
+  board_id: number;
+  consistency: number;
+  position: number;
+  raw: number;
+  timestamp: number;
+  uid: string;
+  wpm: number;
+}
+
+export interface LeaderboardJobRuns {
+  details: Generated<Json>;
+  finished_at: number;
+  job: string;
+  period: string;
+}
+
 export interface NewQuotes {
   id: string;
   language: string;
@@ -241,6 +268,9 @@ export interface DB {
   connections: Connections;
   custom_themes: CustomThemes;
   inbox_mail: InboxMail;
+  leaderboard_boards: LeaderboardBoards;
+  leaderboard_entries: LeaderboardEntries;
+  leaderboard_job_runs: LeaderboardJobRuns;
   new_quotes: NewQuotes;
   personal_bests: PersonalBests;
   presets: Presets;

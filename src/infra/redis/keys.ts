@@ -7,6 +7,10 @@ function tag(value: string): string {
   return `{${value.replace(/[{}]/g, '_')}}`;
 }
 
+function boardKeys(board: string): { scores: string; entries: string } {
+  return { scores: `lb:${tag(board)}:scores`, entries: `lb:${tag(board)}:entries` };
+}
+
 export const redisKeys = {
   /** Fixed-window request counter of one rate-limit class for one caller (uid or IP). */
   rateLimit: (tracker: string, limitId: string) => `rl:${tag(tracker)}:${limitId}`,
@@ -22,4 +26,9 @@ export const redisKeys = {
   tokensRevokedBefore: (uid: string) => `auth:${tag(uid)}:revokedBefore`,
   /** The pending chat-platform OAuth `state` of a user (single use, short-lived). */
   chatOAuthState: (uid: string) => `chat:${tag(uid)}:oauthState`,
+  /** A daily board (UTC day start in ms): scores (sorted set) and entries (hash) in one slot. */
+  dailyLeaderboard: (day: number, language: string, mode: string, mode2: string) =>
+    boardKeys(`daily:${language}:${mode}:${mode2}:${day}`),
+  /** The weekly XP board of the ISO week starting at `weekStart` (ms): scores and entries in one slot. */
+  weeklyXpLeaderboard: (weekStart: number) => boardKeys(`weekly-xp:${weekStart}`),
 };

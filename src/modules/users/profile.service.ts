@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AppError, MESSAGES } from '../../common/app-error';
 import { Clock } from '../../common/clock';
 import { ServerConfigurationService } from '../../config/server-configuration.service';
+import { AllTimeLeaderboardService } from '../leaderboards/all-time-leaderboard.service';
 import { groupPersonalBests, profilePersonalBests } from './personal-bests';
 import { sanitizeText } from './sanitize';
 import { currentTestActivity, utcDay, CURRENT_ACTIVITY_DAYS } from './test-activity';
@@ -25,6 +26,7 @@ export class ProfileService {
     private readonly stats: UserStatsRepository,
     private readonly configuration: ServerConfigurationService,
     private readonly clock: Clock,
+    private readonly leaderboards: AllTimeLeaderboardService,
   ) {}
 
   async getProfile(uidOrName: string, isUid: boolean): Promise<ProfileResult> {
@@ -61,8 +63,7 @@ export class ProfileService {
         ...base,
         inventory: { badges: user.badges },
         details: profileDetails(user),
-        // Filled once the all-time leaderboards exist (their issue).
-        allTimeLbs: {},
+        allTimeLbs: await this.leaderboards.profileRanks(user.uid),
         ...(activity ? { testActivity: activity } : {}),
       },
     };

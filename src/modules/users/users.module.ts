@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_ENV, type AppEnv } from '../../config/env';
 import { InboxModule } from '../inbox/inbox.module';
+import { LeaderboardModule } from '../leaderboards/leaderboards.module';
 import { AccountManagementService } from './account-management.service';
 import { ChatLinkService } from './chat/chat-link.service';
 import {
@@ -40,7 +41,7 @@ export function createChatPlatformClient(env: AppEnv): ChatPlatformClient {
 }
 
 @Module({
-  imports: [InboxModule],
+  imports: [InboxModule, LeaderboardModule],
   controllers: [
     UsersController,
     UsersAccountController,

@@ -6,6 +6,7 @@ import { Clock } from '../../common/clock';
 import type { AuthContext } from '../../common/http/request-context';
 import { ServerConfigurationService } from '../../config/server-configuration.service';
 import { InboxService } from '../inbox/inbox.service';
+import { AllTimeLeaderboardService } from '../leaderboards/all-time-leaderboard.service';
 import { CustomThemesRepository } from './custom-themes.repository';
 import { groupPersonalBests } from './personal-bests';
 import { TagsService } from './tags.service';
@@ -33,6 +34,7 @@ export class UsersService implements OnModuleInit {
     private readonly configuration: ServerConfigurationService,
     private readonly lifecycle: AccountLifecycle,
     private readonly clock: Clock,
+    private readonly leaderboards: AllTimeLeaderboardService,
   ) {}
 
   onModuleInit(): void {
@@ -73,12 +75,13 @@ export class UsersService implements OnModuleInit {
     if (!user) throw new AppError(404, MESSAGES.userNotFound);
     const now = this.clock.now();
     const config = await this.configuration.get();
-    const [pbRows, tags, customThemes, activity, inboxUnreadSize] = await Promise.all([
+    const [pbRows, tags, customThemes, activity, inboxUnreadSize, allTimeLbs] = await Promise.all([
       this.stats.personalBests(uid),
       this.tags.list(uid),
       this.themes.list(uid),
       this.stats.testActivity(uid, utcDay(now) - CURRENT_ACTIVITY_DAYS + 1),
       config.users.inbox.enabled ? this.inbox.unreadCount(uid) : Promise.resolve(0),
+      this.leaderboards.profileRanks(uid),
     ]);
     return {
       uid: user.uid,
@@ -104,7 +107,7 @@ export class UsersService implements OnModuleInit {
       tags,
       customThemes,
       favoriteQuotes: user.favoriteQuotes,
-      allTimeLbs: {},
+      allTimeLbs,
       testActivity: currentTestActivity(activity, now),
       ...(user.lastNameChangeAt === null ? {} : { lastNameChange: user.lastNameChangeAt }),
     };

@@ -61,7 +61,7 @@ describe('profiles: GET /users/{uidOrName}/profile, GET /users/profile/{uidOrNam
           chatAvatar: null,
           typingStats: { completedTests: 4, startedTests: 6, timeTyping: 99.5 },
           details: { bio: '', keyboard: '', socialProfiles: {}, showActivityOnPublicProfile: false },
-          allTimeLbs: {},
+          allTimeLbs: { time: { '15': {}, '60': {} } },
           inventory: { badges: [] },
         });
         expect(res.body.data).not.toHaveProperty('testActivity');

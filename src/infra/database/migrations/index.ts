@@ -8,6 +8,7 @@ import * as connections from './20261122030000_connections';
 import * as apeKeys from './20261122030100_ape_keys';
 import * as customThemes from './20261122010000_custom_themes';
 import * as results from './20261122020000_results';
+import * as leaderboards from './20261122050000_leaderboards';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so they sort in the order they must run; a feature adds
@@ -23,4 +24,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '20261122030100_ape_keys': apeKeys,
   '20261122010000_custom_themes': customThemes,
   '20261122020000_results': results,
+  '20261122050000_leaderboards': leaderboards,
 };

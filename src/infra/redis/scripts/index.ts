@@ -1,4 +1,5 @@
 import type { ClientContext, Result } from 'ioredis';
+import { LEADERBOARD_SCRIPTS } from './leaderboards.lua';
 import { RATE_LIMIT_INCREMENT } from './rate-limit.lua';
 
 export interface RedisScript {
@@ -8,7 +9,7 @@ export interface RedisScript {
 }
 
 /** Every Lua script, registered on the shared client at start. A feature adds its script here. */
-export const REDIS_SCRIPTS: RedisScript[] = [RATE_LIMIT_INCREMENT];
+export const REDIS_SCRIPTS: RedisScript[] = [RATE_LIMIT_INCREMENT, ...LEADERBOARD_SCRIPTS];
 
 declare module 'ioredis' {
   interface RedisCommander<Context extends ClientContext = { type: 'default' }> {

@@ -1,0 +1,68 @@
+import { EnvError, loadEnv } from './env';
+
+describe('loadEnv', () => {
+  const production = {
+    DATABASE_URL: 'postgres://u:p@db/typing',
+    REDIS_URL: 'redis://cache:6379',
+    AUTH_PROVIDER: 'oidc',
+    OIDC_ISSUER: 'https://issuer',
+    OIDC_AUDIENCE: 'aud',
+    OIDC_JWKS_URL: 'https://issuer/jwks',
+  };
+
+  it('reads a complete production environment with defaults', () => {
+    const env = loadEnv(production);
+    expect(env).toMatchObject({
+      mode: 'production',
+      port: 5005,
+      host: '127.0.0.1',
+      authProvider: 'oidc',
+      bodyLimitBytes: 102400,
+      trustProxy: false,
+      corsOrigins: '*',
+      rateLimit: { globalPerMinute: 120, overrides: {} },
+      jobsEnabled: true,
+    });
+  });
+
+  it('names everything that is missing in production, at once', () => {
+    expect(() => loadEnv({})).toThrow(EnvError);
+    try {
+      loadEnv({});
+    } catch (e) {
+      expect((e as Error).message).toContain('DATABASE_URL');
+      expect((e as Error).message).toContain('REDIS_URL');
+      expect((e as Error).message).toContain('AUTH_PROVIDER');
+    }
+    expect(() => loadEnv({ ...production, AUTH_PROVIDER: 'firebase' })).toThrow(/FIREBASE_PROJECT_ID/);
+    expect(() => loadEnv({ ...production, OIDC_JWKS_URL: '' })).toThrow(/OIDC_JWKS_URL/);
+  });
+
+  it('refuses the "none" provider and bad values in production', () => {
+    expect(() => loadEnv({ ...production, AUTH_PROVIDER: 'none' })).toThrow(/AUTH_PROVIDER must be/);
+    expect(() => loadEnv({ ...production, MODE: 'staging' })).toThrow(/MODE must be/);
+    expect(() => loadEnv({ ...production, PORT: 'eighty' })).toThrow(/PORT must be an integer/);
+    expect(() => loadEnv({ ...production, TRUST_PROXY: 'maybe' })).toThrow(/TRUST_PROXY/);
+    expect(() => loadEnv({ ...production, RATE_LIMIT_OVERRIDES: '[1]' })).toThrow(/RATE_LIMIT_OVERRIDES/);
+  });
+
+  it('allows dev mode without an identity provider', () => {
+    const env = loadEnv({ MODE: 'dev', DATABASE_URL: 'postgres://x', REDIS_URL: 'redis://y' });
+    expect(env.mode).toBe('dev');
+    expect(env.authProvider).toBe('none');
+  });
+
+  it('parses lists, hop counts and overrides', () => {
+    const env = loadEnv({
+      ...production,
+      CORS_ORIGINS: 'https://a.example, https://b.example',
+      TRUST_PROXY: '2',
+      RATE_LIMIT_OVERRIDES: '{"resultsAdd":{"max":1000}}',
+      JOBS_ENABLED: 'false',
+    });
+    expect(env.corsOrigins).toEqual(['https://a.example', 'https://b.example']);
+    expect(env.trustProxy).toBe(2);
+    expect(env.rateLimit.overrides).toEqual({ resultsAdd: { max: 1000 } });
+    expect(env.jobsEnabled).toBe(false);
+  });
+});

@@ -1,0 +1,119 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { REDIS, type Redis } from '../../infra/redis/redis';
+import type { MemberRow } from '../../infra/redis/scripts/leaderboards.lua';
+
+export interface BoardKeys {
+  scores: string;
+  entries: string;
+}
+
+export interface StoredRow {
+  uid: string;
+  score: number;
+  /** 0-based position on the whole board. */
+  index: number;
+  entry: Record<string, unknown>;
+}
+
+export interface StoredPage {
+  count: number;
+  lowestScore: number | null;
+  rows: StoredRow[];
+}
+
+function parseEntry(json: string | null): Record<string, unknown> | null {
+  if (json === null) return null;
+  try {
+    return JSON.parse(json) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Daily and weekly XP boards in Redis: a sorted set of scores and a hash of entries per board (keys from
+ * `redisKeys`, one hash tag each). Every multi-key step is one Lua script, so it is atomic and Cluster-safe.
+ */
+@Injectable()
+export class BoardStoreRepository {
+  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+
+  /** 0-based rank when the entry improved and stayed on the board, else -1. */
+  addDaily(
+    keys: BoardKeys,
+    uid: string,
+    score: number,
+    entry: object,
+    maxResults: number,
+    ttlMs: number,
+  ): Promise<number> {
+    return this.redis.dailyLeaderboardAdd(
+      keys.scores,
+      keys.entries,
+      maxResults,
+      ttlMs,
+      uid,
+      score,
+      JSON.stringify(entry),
+    );
+  }
+
+  /** 0-based rank after adding (a retry of the same result id adds nothing). */
+  addWeeklyXp(
+    keys: BoardKeys,
+    uid: string,
+    xp: number,
+    seconds: number,
+    resultId: string,
+    entry: object,
+    ttlMs: number,
+  ): Promise<number> {
+    return this.redis.weeklyXpLeaderboardAdd(
+      keys.scores,
+      keys.entries,
+      xp,
+      ttlMs,
+      uid,
+      JSON.stringify(entry),
+      seconds,
+      resultId,
+    );
+  }
+
+  /** Positions `first`..`last` (0-based, best first). */
+  async page(keys: BoardKeys, first: number, last: number): Promise<StoredPage> {
+    const [count, lowest, rows] = await this.redis.leaderboardPage(keys.scores, keys.entries, first, last);
+    return {
+      count: Number(count),
+      lowestScore: lowest === null ? null : Number(lowest),
+      rows: this.toRows(rows.map(([uid, score, entry], i) => [uid, score, first + i, entry])),
+    };
+  }
+
+  /** The given users that are on the board, best first. */
+  async members(keys: BoardKeys, uids: string[]): Promise<StoredRow[]> {
+    if (uids.length === 0) return [];
+    const rows = await this.redis.leaderboardMembers(keys.scores, keys.entries, ...uids);
+    return this.toRows(rows).sort((a, b) => a.index - b.index);
+  }
+
+  /** Removes a user from the given boards (each board's two keys share a slot; boards are independent). */
+  async remove(boards: BoardKeys[], uid: string): Promise<void> {
+    if (boards.length === 0) return;
+    const pipeline = this.redis.pipeline();
+    for (const keys of boards) pipeline.zrem(keys.scores, uid).hdel(keys.entries, uid);
+    const results = (await pipeline.exec()) ?? [];
+    const failed = results.find(([error]) => error !== null);
+    if (failed?.[0]) throw failed[0];
+  }
+
+  private toRows(rows: (MemberRow | [string, string, number, string | null])[]): StoredRow[] {
+    const out: StoredRow[] = [];
+    for (const [uid, score, index, json] of rows) {
+      const entry = parseEntry(json);
+      // A score without its entry cannot be shown; the next write of that user repairs it.
+      if (entry) out.push({ uid, score: Number(score), index: Number(index), entry });
+    }
+    return out;
+  }
+}

@@ -1,0 +1,115 @@
+import { hasPremium } from '../../common/premium';
+import type { ResultSavedEvent } from '../results/result-hooks';
+
+/**
+ * Entry shapes of the three boards (contract facts §12.10, with the spec's `chatId`/`chatAvatar`) and the rules every
+ * board read shares: optional facts left out rather than null, `isPremium` only while premium is enabled
+ * server-wide (spec "Rules for premium" rule 3), friends boards renumbered.
+ */
+export interface EntryIdentity {
+  uid: string;
+  name: string;
+  badgeId?: number;
+  chatId?: string;
+  chatAvatar?: string;
+  isPremium?: boolean;
+}
+
+/** All-time and daily entries. */
+export interface SpeedEntry extends EntryIdentity {
+  wpm: number;
+  acc: number;
+  raw: number;
+  consistency: number;
+  timestamp: number;
+  rank: number;
+}
+
+/** Weekly XP entries (spec "Leaderboard response"). */
+export interface XpEntry extends EntryIdentity {
+  totalXp: number;
+  timeTypedSeconds: number;
+  lastActivityTimestamp: number;
+  rank: number;
+}
+
+/** On a friends board `rank` is the place among friends; the place on the whole board is kept as `globalRank`. */
+export type FriendsRanked<T> = T & { globalRank: number; friendsRank: number };
+
+export interface BoardPage<T> {
+  entries: T[];
+  count: number;
+  pageSize: number;
+}
+
+export interface Paging {
+  page: number;
+  pageSize: number;
+}
+
+/** Identity facts as stored with a daily or weekly entry (or read from the user row). */
+export interface IdentitySource {
+  uid: string;
+  name: string;
+  badgeId?: number | null;
+  chatId?: string | null;
+  chatAvatar?: string | null;
+  isPremium?: boolean | null;
+}
+
+export function identity(source: IdentitySource, premiumEnabled: boolean): EntryIdentity {
+  const out: EntryIdentity = { uid: source.uid, name: source.name };
+  if (typeof source.badgeId === 'number') out.badgeId = source.badgeId;
+  if (typeof source.chatId === 'string') out.chatId = source.chatId;
+  if (typeof source.chatAvatar === 'string') out.chatAvatar = source.chatAvatar;
+  if (premiumEnabled) out.isPremium = source.isPremium === true;
+  return out;
+}
+
+/**
+ * A friends board from the friends' entries in global order: renumbered 1..n, paged, `count` = friends on the
+ * board (contract facts: paging applies to the friends list).
+ */
+export function friendsPage<T extends { rank: number }>(
+  inGlobalOrder: T[],
+  { page, pageSize }: Paging,
+): { entries: FriendsRanked<T>[]; count: number } {
+  const ranked = inGlobalOrder.map((entry, i) => ({
+    ...entry,
+    rank: i + 1,
+    globalRank: entry.rank,
+    friendsRank: i + 1,
+  }));
+  return { entries: ranked.slice(page * pageSize, (page + 1) * pageSize), count: ranked.length };
+}
+
+/** The caller's own entry on a friends board, or null when they are not on it. */
+export function friendsRankOf<T extends { rank: number; uid: string }>(
+  inGlobalOrder: T[],
+  uid: string,
+): FriendsRanked<T> | null {
+  const index = inGlobalOrder.findIndex((entry) => entry.uid === uid);
+  const entry = inGlobalOrder[index];
+  if (!entry) return null;
+  return { ...entry, rank: index + 1, globalRank: entry.rank, friendsRank: index + 1 };
+}
+
+/** Reads a typed field of a stored JSON entry. */
+export function num(entry: Record<string, unknown>, key: string): number {
+  const value = entry[key];
+  return typeof value === 'number' ? value : Number(value ?? 0);
+}
+
+/** Identity facts kept with a daily or weekly entry, as they are when the result is saved. */
+export function storedIdentity(
+  account: ResultSavedEvent['account'],
+  premiumEnabled: boolean,
+  now: number,
+): { badgeId?: number; chatId?: string; chatAvatar?: string; isPremium?: true } {
+  return {
+    ...(account.selectedBadgeId === undefined ? {} : { badgeId: account.selectedBadgeId }),
+    ...(account.chatId === null ? {} : { chatId: account.chatId }),
+    ...(account.chatAvatar === null ? {} : { chatAvatar: account.chatAvatar }),
+    ...(premiumEnabled && hasPremium(account.premiumExpiresAt, now) ? { isPremium: true as const } : {}),
+  };
+}
