@@ -237,6 +237,7 @@ async function main(): Promise<void> {
       size,
       issuer,
       pool,
+      redisUrl: stack.redisUrl,
       servers: { ours, baseline },
       postgresPid: process.env.DATABASE_URL ? null : postmasterPid(dataDir),
       connections: args.connections,

@@ -31,9 +31,7 @@ async function main(): Promise<void> {
     return reply.code(status).send(body);
   });
 
-  app.get('/leaderboards', async (request, reply) => {
-    if (!LEADERBOARD_PAGE)
-      return reply.code(404).send({ message: 'not available in the baseline', data: null });
+  app.get('/leaderboards', async (request) => {
     const q = request.query as Record<string, string>;
     const page = await LEADERBOARD_PAGE.read(pool, {
       language: q.language ?? 'english',

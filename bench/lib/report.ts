@@ -97,6 +97,7 @@ export function evaluateTargets(rows: ScenarioRow[], connections: number): Targe
   for (const [label, small, large, baselineId] of [
     ['Scenario 2 (page)', '2-10k', '2-1M', '2-1M'],
     ['Scenario 3 (rank)', '3-rank-10k', '3-rank-1M', null],
+    ['Scenario 3 (weekly XP page)', '3-weekly-10k', '3-weekly-1M', null],
   ] as const) {
     const a = find(rows, small)?.result;
     const b = find(rows, large)?.result;

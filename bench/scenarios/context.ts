@@ -11,6 +11,8 @@ export interface BenchContext {
   issuer: BenchIssuer;
   /** The bench's own connection to the seeded database (picking users, clearing its own ApeKeys). */
   pool: pg.Pool;
+  /** The seeded Redis (the runner writes the weekly XP boards there before scenario 3). */
+  redisUrl: string;
   servers: Record<ServerKind, ServerProcess>;
   /** The embedded PostgreSQL's postmaster (its CPU per request is reported), null for an external server. */
   postgresPid: number | null;

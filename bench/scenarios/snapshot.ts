@@ -1,33 +1,11 @@
-import type { INestApplicationContext } from '@nestjs/common';
-import { ModulesContainer, NestFactory } from '@nestjs/core';
+import { NestFactory } from '@nestjs/core';
 import { AppModule } from '../../src/app.module';
 import type { AppEnv } from '../../src/config/env';
 import { ServerConfigurationService } from '../../src/config/server-configuration.service';
+import { LeaderboardSnapshotService } from '../../src/modules/leaderboards/leaderboard-snapshot.service';
 import type { BenchContext, ScenarioRow } from './context';
 
-/** Method names under which a leaderboard provider may expose the all-time rebuild. */
-const REBUILD_METHODS = ['rebuildAllTime', 'rebuildAllTimeSnapshot', 'rebuildSnapshot', 'rebuild'];
 const SIZES = [100_000, 1_000_000];
-
-/**
- * The all-time snapshot rebuild of the leaderboard module, found by shape (a provider of a leaderboard class with one
- * of REBUILD_METHODS), since this harness was written before that module existed. Null when there is none.
- * When the module lands, replace this with a direct `app.get(TheService).theMethod()`.
- */
-export function findSnapshotRebuild(app: INestApplicationContext): (() => Promise<unknown>) | null {
-  for (const module of app.get(ModulesContainer).values()) {
-    for (const wrapper of module.providers.values()) {
-      const instance = wrapper.instance as Record<string, unknown> | null | undefined;
-      if (!instance || typeof instance !== 'object') continue;
-      if (!/leaderboard/i.test(instance.constructor?.name ?? '')) continue;
-      for (const method of REBUILD_METHODS) {
-        const fn = instance[method];
-        if (typeof fn === 'function') return () => Promise.resolve(fn.call(instance));
-      }
-    }
-  }
-  return null;
-}
 
 /** The typing-time threshold that leaves about `users` eligible users (typing time is log-normal in the dataset). */
 async function thresholdFor(
@@ -62,17 +40,8 @@ export async function snapshotScenario(context: BenchContext, env: AppEnv): Prom
     },
   );
   try {
-    const rebuild = findSnapshotRebuild(app);
+    const snapshot = app.get(LeaderboardSnapshotService);
     const label = (n: number) => `all-time snapshot rebuild, ${n / 1000}k users`;
-    if (!rebuild) {
-      return SIZES.map((n) => ({
-        id: `6-${n}`,
-        scenario: label(n),
-        server: 'ours' as const,
-        result: null,
-        note: 'not available: no leaderboard rebuild on this build',
-      }));
-    }
     const configuration = app.get(ServerConfigurationService);
     const original = (await configuration.get()).leaderboards.minTimeTyping;
     const rows: ScenarioRow[] = [];
@@ -81,16 +50,23 @@ export async function snapshotScenario(context: BenchContext, env: AppEnv): Prom
         const { threshold, eligible } = await thresholdFor(context, size, original);
         await configuration.patch({ leaderboards: { minTimeTyping: threshold } });
         context.log(`scenario 6: rebuild with minTimeTyping ${threshold} ...`);
-        const startedAt = process.hrtime.bigint();
-        await rebuild();
+        const steps: string[] = [];
+        let last = process.hrtime.bigint();
+        const startedAt = last;
+        const summary = await snapshot.rebuild((step) => {
+          const now = process.hrtime.bigint();
+          steps.push(`${step} ${(Number(now - last) / 1e9).toFixed(2)} s`);
+          last = now;
+        });
         const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
+        if (!summary) throw new Error('another process was rebuilding the snapshot at the same time');
         rows.push({
           id: `6-${size}`,
           scenario: label(size),
           server: 'ours',
           result: null,
           seconds,
-          note: `${eligible} eligible users`,
+          note: `${eligible} eligible users, ${summary.entries} entries on ${summary.boards} boards (${steps.join(', ')})`,
         });
       }
     } finally {
