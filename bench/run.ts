@@ -213,7 +213,9 @@ async function main(): Promise<void> {
         ...env,
         ...(args.profile ? { BENCH_PROFILE_FILE: profileFile } : {}),
         ...(process.env.BENCH_HEAP_SNAPSHOT ? { BENCH_HEAP_SNAPSHOT: process.env.BENCH_HEAP_SNAPSHOT } : {}),
-        ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),
+        ...(process.env.BENCH_SERVER_NODE_OPTIONS
+          ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS }
+          : {}),
       },
       logFile: join(dataDir, 'logs', 'server.log'),
       // Inert until asked: CPU profile (--profile) and memory breakdown over IPC.

@@ -123,7 +123,8 @@ export async function leaderboardRankScenario(context: BenchContext): Promise<Sc
   for (const { label, weeksBefore } of WEEKLY_SIZES) {
     const id = `3-weekly-${label}`;
     const scenario = `GET /leaderboards/xp/weekly page, ${label} board`;
-    const weekly = (n: number) => `/leaderboards/xp/weekly?weeksBefore=${weeksBefore}&page=${n}&pageSize=${PAGE_SIZE}`;
+    const weekly = (n: number) =>
+      `/leaderboards/xp/weekly?weeksBefore=${weeksBefore}&page=${n}&pageSize=${PAGE_SIZE}`;
     const count = await boardCount(server, weekly(0));
     if (count === null) {
       rows.push(notAvailable(id, scenario, 'ours', 'not available: answers 404'));

@@ -58,7 +58,11 @@ export async function seedWeeklyBoards(
             }),
           );
         }
-        await redis.pipeline().zadd(keys.scores, ...scores).hset(keys.entries, ...fields).exec();
+        await redis
+          .pipeline()
+          .zadd(keys.scores, ...scores)
+          .hset(keys.entries, ...fields)
+          .exec();
       }
       await redis.pexpire(keys.scores, TTL_MS);
       await redis.pexpire(keys.entries, TTL_MS);
