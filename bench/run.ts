@@ -203,7 +203,6 @@ async function main(): Promise<void> {
       jwksUrl: issuer.url,
       configFile,
     });
-    const profileFile = join(profileDir, 'scenario-1.cpuprofile');
     const ours = await startServerProcess({
       name: 'our server',
       script: resolve(__dirname, '../src/main.js'),
@@ -211,7 +210,6 @@ async function main(): Promise<void> {
       readyPath: '/',
       env: {
         ...env,
-        ...(args.profile ? { BENCH_PROFILE_FILE: profileFile } : {}),
         ...(process.env.BENCH_HEAP_SNAPSHOT ? { BENCH_HEAP_SNAPSHOT: process.env.BENCH_HEAP_SNAPSHOT } : {}),
         ...(process.env.BENCH_SERVER_NODE_OPTIONS
           ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS }
@@ -248,7 +246,11 @@ async function main(): Promise<void> {
       profiler: args.profile
         ? {
             start: async () => void (await ours.ask('profile:start', 'profile:started')),
-            stop: async () => void (await ours.ask('profile:stop', 'profile:written')),
+            stop: async (name: string) =>
+              void (await ours.ask(
+                `profile:stop:${join(profileDir, `scenario-${name}.cpuprofile`)}`,
+                'profile:written',
+              )),
           }
         : undefined,
       log,
@@ -296,7 +298,9 @@ async function main(): Promise<void> {
       JSON.stringify({ size, args: { ...args, only: [...args.only] }, rows }, null, 2),
     );
     if (args.profile)
-      log(`CPU profile of our server under scenario 1: ${profileFile} (npm run bench:profile)`);
+      log(
+        `CPU profiles of our server per scenario: ${profileDir}/scenario-*.cpuprofile (npm run bench:profile)`,
+      );
   } finally {
     await cleanUp();
   }

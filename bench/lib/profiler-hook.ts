@@ -4,8 +4,8 @@ import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 
 /**
  * Preloaded (`node -r`) into our server by the benchmark; it changes nothing until the runner asks over the IPC
- * channel. 'profile:start' / 'profile:stop' run V8's CPU profiler around exactly the measured load (not start-up or
- * warm-up) and write BENCH_PROFILE_FILE; 'memory' answers where the resident memory is (heap spaces, external);
+ * channel. 'profile:start' / 'profile:stop:<file>' run V8's CPU profiler around exactly the measured load (not start-up
+ * or warm-up) and write it to the file; 'memory' answers where the resident memory is (heap spaces, external);
  * 'heap:snapshot' writes a heap snapshot and answers its file name.
  * (Signals are taken: Nest's shutdown hooks listen to SIGUSR2, and SIGUSR1 opens the debugger.)
  */
@@ -32,12 +32,12 @@ process.on('message', (message: unknown) => {
       started.post('Profiler.start', () => process.send?.('profile:started')),
     );
     session = started;
-  } else if (message === 'profile:stop' && session) {
+  } else if (typeof message === 'string' && message.startsWith('profile:stop:') && session) {
+    const file = message.slice('profile:stop:'.length);
     const running = session;
     session = null;
     running.post('Profiler.stop', (error, result) => {
-      if (!error)
-        writeFileSync(process.env.BENCH_PROFILE_FILE ?? 'server.cpuprofile', JSON.stringify(result.profile));
+      if (!error) writeFileSync(file, JSON.stringify(result.profile));
       running.disconnect();
       process.send?.('profile:written');
     });

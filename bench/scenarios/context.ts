@@ -21,8 +21,8 @@ export interface BenchContext {
   duration: number;
   /** Requests of scenario 1, per server (one per user). */
   submitRequests: number;
-  /** CPU profiler of our server, switched on around scenario 1's measured run (--profile). */
-  profiler?: { start(): Promise<void>; stop(): Promise<void> };
+  /** CPU profiler of our server, switched on around each measured run of ours (--profile); writes `<name>`'s file. */
+  profiler?: { start(): Promise<void>; stop(name: string): Promise<void> };
   log: (line: string) => void;
 }
 
@@ -107,9 +107,11 @@ export async function warmTokens(
 export async function measured(
   context: BenchContext,
   server: ServerProcess,
-  shape: { amount?: number; next: () => PlannedRequest },
+  shape: { amount?: number; next: () => PlannedRequest; profile?: string },
 ): Promise<LoadResult> {
-  return runLoad({
+  const profiler = shape.profile === undefined ? undefined : context.profiler;
+  await profiler?.start();
+  const result = await runLoad({
     url: server.url,
     pid: server.pid,
     postgresPid: context.postgresPid,
@@ -118,4 +120,6 @@ export async function measured(
     duration: shape.amount === undefined ? context.duration : undefined,
     next: shape.next,
   });
+  await profiler?.stop(shape.profile as string);
+  return result;
 }

@@ -69,7 +69,10 @@ export async function leaderboardPageScenario(
       continue;
     }
     context.log(`scenario 2 (${kind}): ${label} board, ${count} entries ...`);
-    const result = await measured(context, server, { next: randomPages(page, count, 2) });
+    const result = await measured(context, server, {
+      next: randomPages(page, count, 2),
+      ...(kind === 'ours' ? { profile: id } : {}),
+    });
     rows.push({ id, scenario, server: kind, result, note: `${count} entries` });
   }
   return rows;
@@ -111,6 +114,7 @@ export async function leaderboardRankScenario(context: BenchContext): Promise<Sc
     const nextToken = cycle(tokens);
     const result = await measured(context, server, {
       next: () => ({ method: 'GET', path, headers: { authorization: `Bearer ${nextToken()}` } }),
+      profile: id,
     });
     rows.push({ id, scenario, server: 'ours', result });
   }
@@ -131,7 +135,7 @@ export async function leaderboardRankScenario(context: BenchContext): Promise<Sc
       continue;
     }
     context.log(`scenario 3: weekly XP board, ${count} entries ...`);
-    const result = await measured(context, server, { next: randomPages(weekly, count, 3) });
+    const result = await measured(context, server, { next: randomPages(weekly, count, 3), profile: id });
     rows.push({ id, scenario, server: 'ours', result, note: `${count} entries` });
   }
   return rows;

@@ -10,6 +10,7 @@ export async function profileScenario(context: BenchContext): Promise<ScenarioRo
   context.log('scenario 4: GET /users/{name}/profile ...');
   const result = await measured(context, server, {
     next: () => ({ method: 'GET', path: `/users/${nameOf(rng.int(from, to - 1))}/profile` }),
+    profile: '4',
   });
   return { id: '4', scenario: 'GET /users/{name}/profile', server: 'ours', result };
 }

@@ -42,6 +42,7 @@ export async function resultsReadScenario(context: BenchContext): Promise<Scenar
   const nextToken = cycle(tokens);
   const bearer = await measured(context, server, {
     next: () => ({ method: 'GET', path: '/results', headers: { authorization: `Bearer ${nextToken()}` } }),
+    profile: '5b',
   });
 
   const nextKey = cycle(keys);
@@ -52,7 +53,7 @@ export async function resultsReadScenario(context: BenchContext): Promise<Scenar
   });
   await warm(context, server, keys.length, apeKeyRequest);
   context.log('scenario 5: GET /results with ApeKey ...');
-  const apeKey = await measured(context, server, { next: apeKeyRequest });
+  const apeKey = await measured(context, server, { next: apeKeyRequest, profile: '5a' });
   return [
     { id: '5b', scenario: 'GET /results (Bearer)', server: 'ours', result: bearer },
     { id: '5a', scenario: 'GET /results (ApeKey)', server: 'ours', result: apeKey },

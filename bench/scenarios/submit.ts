@@ -51,17 +51,15 @@ export async function submitScenario(context: BenchContext, rounds: number): Pro
       const { planned, tokens } = planRound(context, from, from + perRound, rng);
       if (kind === 'ours') await warmTokens(context, server, tokens);
       context.log(`scenario 1 (${kind}), round ${round + 1}/${rounds}: ${perRound} submissions ...`);
-      // The first round of ours is the one profiled (--profile).
-      const profiler = kind === 'ours' && round === 0 ? context.profiler : undefined;
-      await profiler?.start();
       let next = 0;
       runs[kind].push(
         await measured(context, server, {
           amount: planned.length,
           next: () => planned[next++ % planned.length] as PlannedRequest,
+          // The first round of ours is the one profiled (--profile).
+          ...(kind === 'ours' && round === 0 ? { profile: '1' } : {}),
         }),
       );
-      await profiler?.stop();
     }
   }
   return (['ours', 'baseline'] as const).map((kind) => ({
