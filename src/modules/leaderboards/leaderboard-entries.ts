@@ -58,9 +58,9 @@ export interface IdentitySource {
 }
 
 /**
- * Every entry has the same shape (absent facts are `undefined`, which JSON leaves out): a page maps hundreds of rows,
- * and objects whose properties vary from row to row made every later property store megamorphic (a profile of
- * `GET /leaderboards` showed the row mapping as our costliest code).
+ * Every entry has the same shape (absent facts are `undefined`, which JSON leaves out). Boards add their fields with
+ * `Object.assign(identity(...), {...})`, not with object spread: a CPU profile of `GET /leaderboards` showed
+ * `{ ...identity(...), wpm, ... }` costing about 3 µs per row (a slow path of V8's spread clone), against 0.2 µs.
  */
 export function identity(source: IdentitySource, premiumEnabled: boolean): EntryIdentity {
   return {
