@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -91,6 +91,15 @@ function parseRunArgs(argv: string[]) {
           : Math.round(positive(values['board-users'], 0, 'board-users')),
     },
   };
+}
+
+/** The Node flags of `npm start` (package.json), so our server runs here as it runs in production. */
+function startNodeFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(resolve(__dirname, '../../package.json'), 'utf8')) as {
+    scripts?: { start?: string };
+  };
+  const words = (pkg.scripts?.start ?? '').split(/\s+/);
+  return words.slice(words.indexOf('node') + 1).filter((word) => word.startsWith('--'));
 }
 
 /** The sizes to seed: the flags, else what an earlier run seeded, else the defaults. */
@@ -216,8 +225,8 @@ async function main(): Promise<void> {
           : {}),
       },
       logFile: join(dataDir, 'logs', 'server.log'),
-      // Inert until asked: CPU profile (--profile) and memory breakdown over IPC.
-      nodeArgs: ['-r', resolve(__dirname, 'lib/profiler-hook.js')],
+      // Node's flags as `npm start` passes them; the hook is inert until asked (CPU profile, memory breakdown).
+      nodeArgs: [...startNodeFlags(), '-r', resolve(__dirname, 'lib/profiler-hook.js')],
     });
     servers.push(ours);
     const baselinePort = await freePort();
