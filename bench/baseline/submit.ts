@@ -1,12 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
+import { redisKeys } from '../../src/infra/redis/keys';
+import {
+  DAY_MS,
+  dailyScore,
+  isoWeekStart,
+  utcDayStart,
+} from '../../src/modules/leaderboards/leaderboard-rules';
 
 /**
  * The I/O of our `POST /results`, statement for statement, without the framework, validation or business rules:
  * what the guard does (bad-auth counter GET, the caller's account and permissions, the global and the route rate-limit
  * scripts), then the submission transaction (BEGIN, the locked account read with the bucket's personal best, the one
- * write statement, COMMIT). Statements are the SQL Kysely sends for ours (src/common/auth/account.repository.ts,
+ * write statement, COMMIT), then the daily and weekly XP board scripts. Statements are the SQL Kysely sends for ours (src/common/auth/account.repository.ts,
  * src/modules/results/submission.repository.ts, submission-write.statement.ts), named prepared statements as ours
  * (src/infra/database/prepared-query.ts).
  */
@@ -90,10 +97,15 @@ export async function submitResult(
   await redis.rateLimitIncrement(`rl:{uid:${uid}}:resultsAdd`, 86_400_000);
 
   const now = Math.floor(Date.now() / 1000) * 1000;
-  const bucket = [
+  const [mode, mode2, language] = [
     str(result.mode, 'time'),
     str(result.mode2, '15'),
     str(result.language, 'english'),
+  ];
+  const bucket = [
+    mode,
+    mode2,
+    language,
     str(result.difficulty, 'normal'),
     bool(result.punctuation),
     bool(result.numbers),
@@ -110,7 +122,7 @@ export async function submitResult(
       last_result_hashes: string[];
       pb_wpm: number | null;
     }>({ name: 'lock_account', text: LOCK_ACCOUNT, values: [uid, ...bucket, uid] });
-    const account = locked.rows[0];
+    const account = locked.rows[0] as (typeof locked.rows)[number] & { time_typing: number };
     if (!account) throw new Error('user vanished');
     const isPb = result.mode !== 'quote' && (account.pb_wpm === null || wpm > account.pb_wpm);
     const id = randomBytes(12).toString('hex');
@@ -169,9 +181,33 @@ export async function submitResult(
         : { name: 'write_plain', text: WRITE.plain, values },
     );
     await client.query('commit');
+    const xp = Math.round(testDuration * 2);
+    // After the commit, as ours: the daily board (its modes) and the weekly XP board, for users past the typing time.
+    if (account.time_typing > 7200) {
+      const entry = JSON.stringify({ uid, name: account.name, wpm, acc: num(result.acc), timestamp: now });
+      const seconds = testDuration + num(result.incompleteTestSeconds) - num(result.afkDuration);
+      const week = redisKeys.weeklyXpLeaderboard(isoWeekStart(now));
+      const daily =
+        mode === 'time' && (mode2 === '15' || mode2 === '60')
+          ? redisKeys.dailyLeaderboard(utcDayStart(now), language, mode, mode2)
+          : null;
+      await Promise.all([
+        daily &&
+          redis.dailyLeaderboardAdd(
+            daily.scores,
+            daily.entries,
+            1000,
+            2 * DAY_MS,
+            uid,
+            dailyScore(wpm, num(result.acc), now),
+            entry,
+          ),
+        redis.weeklyXpLeaderboardAdd(week.scores, week.entries, xp, 8 * DAY_MS, uid, entry, seconds, id),
+      ]);
+    }
     return {
       status: 200,
-      body: { message: 'Result saved', data: { isPb, insertedId: id, xp: Math.round(testDuration * 2) } },
+      body: { message: 'Result saved', data: { isPb, insertedId: id, xp } },
     };
   } catch (e) {
     await client.query('rollback').catch(() => undefined);
