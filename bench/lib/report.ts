@@ -89,7 +89,11 @@ export function evaluateTargets(rows: ScenarioRow[], connections: number): Targe
       ? {
           target: `Scenario 1: >= 50% of baseline requests/s, 0 errors, p99 <= 100 ms at ${connections} connections`,
           verdict: verdict(s1Ratio >= 0.5 && s1.result.errors === 0 && s1.result.p99 <= 100),
-          figures: `${(s1Ratio * 100).toFixed(0)}% of baseline, ${s1.result.errors} errors, p99 ${fmt(s1.result.p99)} ms`,
+          figures:
+            `${(s1Ratio * 100).toFixed(0)}% of baseline, ${s1.result.errors} errors, p99 ${fmt(s1.result.p99)} ms ` +
+            `(baseline p99 ${fmt(find(rows, '1', 'baseline')?.result?.p99 ?? 0)} ms; with ${connections} requests ` +
+            `always in flight the mean latency is ${connections} ÷ requests/s = ` +
+            `${fmt((connections / Math.max(s1.result.requestsPerSecond, 1e-9)) * 1000)} ms)`,
         }
       : { target: 'Scenario 1', verdict: 'not available', figures: '' },
   );
