@@ -9,6 +9,7 @@ export default tseslint.config(
       'dist/**',
       'node_modules/**',
       '.data/**',
+      '.bench-data/**',
       'coverage/**',
       'src/infra/database/database.types.ts',
     ],

@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { DB } from './database.types';
+import { namedStatement } from './prepared-query';
 
 // int8 columns hold millisecond timestamps and XP totals; both stay far below 2^53, so numbers are exact.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
@@ -14,6 +15,20 @@ export interface DatabaseOptions {
   applicationName?: string;
 }
 
+/**
+ * Sends PreparedQuery statements as named prepared statements: pg parses them once per connection and PostgreSQL
+ * keeps their plan, so later executions only bind values. Kysely calls `query(text, values)`; every other form
+ * passes through untouched.
+ */
+function prepareNamedStatements(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((...args: unknown[]) => {
+    const [text, values] = args;
+    const name = args.length === 2 && typeof text === 'string' ? namedStatement(text) : undefined;
+    return name === undefined ? query(...args) : query({ name, text, values });
+  }) as typeof client.query;
+}
+
 export function createDatabase(options: DatabaseOptions): Database {
   const pool = new pg.Pool({
     connectionString: options.url,
@@ -23,5 +38,6 @@ export function createDatabase(options: DatabaseOptions): Database {
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
+  pool.on('connect', prepareNamedStatements);
   return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
 }

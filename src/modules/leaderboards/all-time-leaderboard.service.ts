@@ -86,24 +86,27 @@ export class AllTimeLeaderboardService {
 
   private mapper(premiumEnabled: boolean): (row: SnapshotRow) => SpeedEntry {
     const now = this.clock.now();
-    return (row) => ({
-      ...identity(
+    return (row) =>
+      Object.assign(
+        identity(
+          {
+            uid: row.uid,
+            name: row.name,
+            badgeId: row.badge_id,
+            chatId: row.chat_id,
+            chatAvatar: row.chat_avatar,
+            isPremium: hasPremium(row.premium_expires_at, now),
+          },
+          premiumEnabled,
+        ),
         {
-          uid: row.uid,
-          name: row.name,
-          badgeId: row.badge_id,
-          chatId: row.chat_id,
-          chatAvatar: row.chat_avatar,
-          isPremium: hasPremium(row.premium_expires_at, now),
+          wpm: row.wpm,
+          acc: row.acc,
+          raw: row.raw,
+          consistency: row.consistency,
+          timestamp: row.timestamp,
+          rank: row.rank,
         },
-        premiumEnabled,
-      ),
-      wpm: row.wpm,
-      acc: row.acc,
-      raw: row.raw,
-      consistency: row.consistency,
-      timestamp: row.timestamp,
-      rank: row.rank,
-    });
+      );
   }
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { sql } from 'kysely';
 import { DATABASE, type Database } from '../../infra/database/database';
+import { PreparedQuery } from '../../infra/database/prepared-query';
 import type { BoardKey } from './leaderboard-rules';
 
 export interface SnapshotRow {
@@ -30,7 +31,28 @@ const uidHash = (uid: string) => sql<string>`hashtextextended(${uid}, 0)`;
  */
 @Injectable()
 export class AllTimeRepository {
-  constructor(@Inject(DATABASE) private readonly db: Database) {}
+  /** A page read, built once and prepared per connection: it is the busiest read of the board. */
+  private readonly pageQuery;
+  /** One user's entry (rank, profile ranks), likewise. */
+  private readonly userQuery;
+
+  constructor(@Inject(DATABASE) private readonly db: Database) {
+    this.pageQuery = new PreparedQuery(
+      (p: BoardKey & { first: number; last: number }) =>
+        this.entries(p)
+          .where('e.position', '>', sql<number>`b.first_position::int8 - 1 + ${p.first}::int8`)
+          .where('e.position', '<=', sql<number>`b.first_position::int8 - 1 + ${p.last}::int8`)
+          .orderBy('e.position'),
+      ['language', 'mode', 'mode2', 'first', 'last'],
+    );
+    this.userQuery = new PreparedQuery(
+      (p: BoardKey & { uid: string }) =>
+        this.entries(p)
+          .where(sql<string>`hashtextextended(e.uid, 0)`, '=', uidHash(p.uid))
+          .where('e.uid', '=', p.uid),
+      ['language', 'mode', 'mode2', 'uid'],
+    );
+  }
 
   private entries(board: BoardKey) {
     return this.db
@@ -58,8 +80,8 @@ export class AllTimeRepository {
       .where('b.language', '=', board.language)
       .where('b.mode', '=', board.mode)
       .where('b.mode2', '=', board.mode2)
-      .where('u.banned', '=', false)
-      .where('u.lb_opt_out', '=', false);
+      .where('u.banned', '=', sql.lit(false))
+      .where('u.lb_opt_out', '=', sql.lit(false));
   }
 
   /**
@@ -67,11 +89,7 @@ export class AllTimeRepository {
    * comes with the rows, from the same statement, so a page and its count never straddle a rebuild's swap.
    */
   async page(board: BoardKey, first: number, size: number): Promise<{ count: number; rows: SnapshotRow[] }> {
-    const rows = await this.entries(board)
-      .where('e.position', '>', sql<number>`b.first_position::int8 - 1 + ${first}::int8`)
-      .where('e.position', '<=', sql<number>`b.first_position::int8 - 1 + ${first + size}::int8`)
-      .orderBy('e.position')
-      .execute();
+    const { rows } = await this.db.executeQuery(this.pageQuery.with({ ...board, first, last: first + size }));
     return { count: rows[0]?.board_size ?? (await this.count(board)), rows };
   }
 
@@ -90,6 +108,10 @@ export class AllTimeRepository {
   /** The entries of the given users on a board, best first. */
   async ofUsers(board: BoardKey, uids: string[]): Promise<SnapshotRow[]> {
     if (uids.length === 0) return [];
+    if (uids.length === 1) {
+      const uid = uids[0] as string;
+      return (await this.db.executeQuery(this.userQuery.with({ ...board, uid }))).rows;
+    }
     return this.entries(board)
       .where(sql<string>`hashtextextended(e.uid, 0)`, 'in', uids.map(uidHash))
       .where('e.uid', 'in', uids)

@@ -179,8 +179,8 @@ export class DailyLeaderboardService {
 
 function toEntry(row: StoredRow, premiumEnabled: boolean): SpeedEntry {
   const e = row.entry;
-  return {
-    ...identity(
+  return Object.assign(
+    identity(
       {
         uid: row.uid,
         name: String(e.name ?? ''),
@@ -191,11 +191,13 @@ function toEntry(row: StoredRow, premiumEnabled: boolean): SpeedEntry {
       },
       premiumEnabled,
     ),
-    wpm: num(e, 'wpm'),
-    acc: num(e, 'acc'),
-    raw: num(e, 'raw'),
-    consistency: num(e, 'consistency'),
-    timestamp: num(e, 'timestamp'),
-    rank: row.index + 1,
-  };
+    {
+      wpm: num(e, 'wpm'),
+      acc: num(e, 'acc'),
+      raw: num(e, 'raw'),
+      consistency: num(e, 'consistency'),
+      timestamp: num(e, 'timestamp'),
+      rank: row.index + 1,
+    },
+  );
 }

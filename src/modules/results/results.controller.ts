@@ -49,8 +49,10 @@ export class ResultsController {
   @RequireConfiguration('results.savingEnabled', 'Results are not being saved at this time.')
   async submit(
     @Auth() auth: AuthContext,
-    // The type is erased (import type), so the global pipe passes the body on to SubmitResultPipe untouched.
-    @Body(SubmitResultPipe) body: SubmitResultDto,
+    // An object type is emitted as `Object` in the parameter metadata, so the global pipe passes the body on to
+    // SubmitResultPipe untouched. (A type-only import of the DTO class is emitted as `Function` by tsc, not by swc:
+    // the global pipe then refused every submission of the production build while the tests passed.)
+    @Body(SubmitResultPipe) body: { result: SubmitResultDto['result'] },
     @ReceivedResult() received: Record<string, unknown>,
     @ClientVersion() clientVersion: string | undefined,
   ) {

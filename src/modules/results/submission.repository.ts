@@ -2,6 +2,16 @@ import { Inject, Injectable } from '@nestjs/common';
 import { sql, type Insertable, type Transaction } from 'kysely';
 import { DATABASE, type Database } from '../../infra/database/database';
 import type { DB, Results } from '../../infra/database/database.types';
+import { PreparedQuery } from '../../infra/database/prepared-query';
+import type { Executor } from '../../infra/database/transaction';
+import {
+  WRITE_SHAPES,
+  WRITE_VALUE_NAMES,
+  writeShape,
+  writeStatement,
+  writeValues,
+  type WriteValues,
+} from './submission-write.statement';
 
 /** The bucket a personal best belongs to (the primary key of `personal_bests` after `uid`). */
 export interface PbBucket {
@@ -21,6 +31,8 @@ export interface PbRecord {
   consistency: number;
   timestamp: number;
 }
+
+type LockParameters = PbBucket & { uid: string };
 
 /** The submitting user's row, locked for the rest of the transaction. */
 export interface LockedAccount {
@@ -72,55 +84,31 @@ export interface SubmissionWrites {
 /** A stored result: every column given, so none is forgotten in the insert. */
 export type NewResultRow = Required<Insertable<Results>>;
 
-const RESULT_COLUMNS = [
-  'id',
-  'uid',
-  'timestamp',
-  'name',
-  'wpm',
-  'raw_wpm',
-  'acc',
-  'consistency',
-  'key_consistency',
-  'char_stats',
-  'mode',
-  'mode2',
-  'quote_length',
-  'language',
-  'difficulty',
-  'punctuation',
-  'numbers',
-  'lazy_mode',
-  'blind_mode',
-  'bailed_out',
-  'funbox',
-  'tags',
-  'test_duration',
-  'afk_duration',
-  'incomplete_test_seconds',
-  'restart_count',
-  'is_pb',
-  'chart_data',
-  'key_spacing_stats',
-  'key_duration_stats',
-] as const satisfies readonly (keyof Results)[];
-
-// Personal-best columns after the owner (uid, or tag_id and uid), in the order the inserts give their values.
-const PB_KEY = sql.raw('mode, mode2, language, difficulty, punctuation, numbers, lazy_mode');
-const PB_COLUMNS = sql.raw(
-  'mode, mode2, language, difficulty, punctuation, numbers, lazy_mode, wpm, acc, raw, consistency, timestamp',
-);
-const PB_UPDATE = sql.raw(
-  'wpm = excluded.wpm, acc = excluded.acc, raw = excluded.raw, consistency = excluded.consistency, timestamp = excluded.timestamp',
-);
-
 /**
  * The statements of a result submission. Every method takes the transaction the submit service opened: the user row is
  * locked first, so one user's submissions run one after another while different users never wait on each other.
  */
 @Injectable()
 export class SubmissionRepository {
-  constructor(@Inject(DATABASE) private readonly db: Database) {}
+  private readonly lockWithoutTags;
+  /** The write statement in each of its shapes (personal best or not, tag bests or not). */
+  private readonly writeStatements;
+
+  constructor(@Inject(DATABASE) private readonly db: Database) {
+    this.lockWithoutTags = new PreparedQuery(
+      (p: LockParameters) => this.lockQuery(this.db, p, []),
+      ['uid', 'mode', 'mode2', 'language', 'difficulty', 'punctuation', 'numbers', 'lazyMode'],
+    );
+    this.writeStatements = WRITE_SHAPES.map(
+      ({ isPb, tagBests }) =>
+        new PreparedQuery(
+          (values: WriteValues) => ({
+            compile: () => writeStatement(values, isPb, tagBests).compile(this.db),
+          }),
+          WRITE_VALUE_NAMES,
+        ),
+    );
+  }
 
   /** Runs `work` in one transaction (committed when it resolves, rolled back when it throws). */
   transaction<T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
@@ -137,17 +125,9 @@ export class SubmissionRepository {
     return row?.lb_opt_out === true;
   }
 
-  /**
-   * Locks the user row (FOR UPDATE) and reads, in the same round trip, the personal best of the result's bucket and
-   * which of the result's tags the user owns with their bests.
-   */
-  async lockAccount(
-    trx: Transaction<DB>,
-    uid: string,
-    bucket: PbBucket,
-    tagIds: string[],
-  ): Promise<LockedAccount | undefined> {
-    const row = await trx
+  /** The account read of a submission: the user row locked, its best in the bucket, the result's tags it owns. */
+  private lockQuery(executor: Executor, p: LockParameters, tagIds: string[]) {
+    return executor
       .selectFrom('users')
       .select((eb) => [
         'name',
@@ -168,14 +148,14 @@ export class SubmissionRepository {
         eb
           .selectFrom('personal_bests')
           .select('wpm')
-          .where('personal_bests.uid', '=', uid)
-          .where('mode', '=', bucket.mode)
-          .where('mode2', '=', bucket.mode2)
-          .where('language', '=', bucket.language)
-          .where('difficulty', '=', bucket.difficulty)
-          .where('punctuation', '=', bucket.punctuation)
-          .where('numbers', '=', bucket.numbers)
-          .where('lazy_mode', '=', bucket.lazyMode)
+          .where('personal_bests.uid', '=', p.uid)
+          .where('mode', '=', p.mode)
+          .where('mode2', '=', p.mode2)
+          .where('language', '=', p.language)
+          .where('difficulty', '=', p.difficulty)
+          .where('punctuation', '=', p.punctuation)
+          .where('numbers', '=', p.numbers)
+          .where('lazy_mode', '=', p.lazyMode)
           .as('pb_wpm'),
         tagIds.length === 0
           ? sql<null>`null`.as('owned_tags')
@@ -184,26 +164,43 @@ export class SubmissionRepository {
               .leftJoin('tag_personal_bests as tpb', (join) =>
                 join
                   .onRef('tpb.tag_id', '=', 'tags.id')
-                  .on('tpb.mode', '=', bucket.mode)
-                  .on('tpb.mode2', '=', bucket.mode2)
-                  .on('tpb.language', '=', bucket.language)
-                  .on('tpb.difficulty', '=', bucket.difficulty)
-                  .on('tpb.punctuation', '=', bucket.punctuation)
-                  .on('tpb.numbers', '=', bucket.numbers)
-                  .on('tpb.lazy_mode', '=', bucket.lazyMode),
+                  .on('tpb.mode', '=', p.mode)
+                  .on('tpb.mode2', '=', p.mode2)
+                  .on('tpb.language', '=', p.language)
+                  .on('tpb.difficulty', '=', p.difficulty)
+                  .on('tpb.punctuation', '=', p.punctuation)
+                  .on('tpb.numbers', '=', p.numbers)
+                  .on('tpb.lazy_mode', '=', p.lazyMode),
               )
               .select(
                 sql<
                   { id: string; wpm: number | null }[]
                 >`json_agg(json_build_object('id', tags.id, 'wpm', tpb.wpm))`.as('t'),
               )
-              .where('tags.uid', '=', uid)
+              .where('tags.uid', '=', p.uid)
               .where('tags.id', 'in', tagIds)
               .as('owned_tags'),
       ])
-      .where('uid', '=', uid)
-      .forUpdate()
-      .executeTakeFirst();
+      .where('uid', '=', p.uid)
+      .forUpdate();
+  }
+
+  /**
+   * Locks the user row (FOR UPDATE) and reads, in the same round trip, the personal best of the result's bucket and
+   * which of the result's tags the user owns with their bests.
+   */
+  async lockAccount(
+    trx: Transaction<DB>,
+    uid: string,
+    bucket: PbBucket,
+    tagIds: string[],
+  ): Promise<LockedAccount | undefined> {
+    const parameters = { uid, ...bucket };
+    // Most results carry no tags: that statement is built once; a tag list makes its own.
+    const row =
+      tagIds.length === 0
+        ? (await trx.executeQuery(this.lockWithoutTags.with(parameters))).rows[0]
+        : await this.lockQuery(trx, parameters, tagIds).executeTakeFirst();
     if (!row) return undefined;
     return {
       name: row.name,
@@ -227,50 +224,13 @@ export class SubmissionRepository {
   }
 
   /**
-   * Every write of an accepted result in ONE statement (data-modifying CTEs): the result row, the personal best and
-   * tag bests (upserts), the test-activity count of the day (upsert) and the user's stats, streak, XP and hashes.
-   * Each part touches only this user's rows, and the user row is already locked, so concurrent users never deadlock.
-   * Plain SQL rather than the query builder: this statement runs on every submission, and building it costs four
-   * times as much CPU through the builder.
+   * Every write of an accepted result in ONE statement (see submission-write.statement.ts). It runs on every
+   * submission: plain SQL rather than the query builder, built once per shape and prepared on each connection.
    */
   async applySubmission(trx: Transaction<DB>, writes: SubmissionWrites): Promise<void> {
-    const { uid, bucket: b, pbRecord: pb, account } = writes;
-    const parts = [
-      sql`stored_result AS (
-        INSERT INTO results (${sql.raw(RESULT_COLUMNS.join(', '))})
-        VALUES (${sql.join(RESULT_COLUMNS.map((column) => writes.result[column]))}))`,
-    ];
-    if (writes.isPb) {
-      parts.push(sql`personal_best AS (
-        INSERT INTO personal_bests (uid, ${PB_COLUMNS})
-        VALUES (${uid}, ${b.mode}, ${b.mode2}, ${b.language}, ${b.difficulty}, ${b.punctuation}, ${b.numbers},
-                ${b.lazyMode}, ${pb.wpm}, ${pb.acc}, ${pb.raw}, ${pb.consistency}, ${pb.timestamp})
-        ON CONFLICT (uid, ${PB_KEY}) DO UPDATE SET ${PB_UPDATE})`);
-    }
-    if (writes.tagPbIds.length > 0) {
-      parts.push(sql`tag_bests AS (
-        INSERT INTO tag_personal_bests (tag_id, uid, ${PB_COLUMNS})
-        SELECT tag_id, ${uid}, ${b.mode}, ${b.mode2}, ${b.language}, ${b.difficulty}, ${b.punctuation}, ${b.numbers},
-               ${b.lazyMode}, ${pb.wpm}, ${pb.acc}, ${pb.raw}, ${pb.consistency}, ${pb.timestamp}
-        FROM unnest(${writes.tagPbIds}::text[]) AS tag_id
-        ON CONFLICT (tag_id, ${PB_KEY}) DO UPDATE SET ${PB_UPDATE})`);
-    }
-    parts.push(sql`activity AS (
-      INSERT INTO test_activity (uid, day, tests) VALUES (${uid}, ${writes.activityDay}, 1)
-      ON CONFLICT (uid, day) DO UPDATE SET tests = test_activity.tests + 1)`);
-    parts.push(sql`account AS (
-      UPDATE users SET
-        completed_tests = completed_tests + 1,
-        started_tests = started_tests + ${account.restartCount + 1},
-        time_typing = time_typing + ${account.timeTyped},
-        xp = xp + ${account.xp},
-        streak_length = ${account.streakLength},
-        streak_max_length = ${account.streakMaxLength},
-        streak_last_result_at = ${account.timestamp},
-        last_result_at = ${account.timestamp},
-        last_result_hashes = ${account.lastResultHashes ?? sql`last_result_hashes`}
-      WHERE uid = ${uid})`);
-    await sql`WITH ${sql.join(parts)} SELECT 1`.execute(trx);
+    const statement = this.writeStatements[writeShape(writes.isPb, writes.tagPbIds.length > 0)];
+    if (!statement) throw new Error('no write statement of that shape');
+    await trx.executeQuery(statement.with(writeValues(writes)));
   }
 
   /** An unread mail still carrying the badge (rule 6: no second mail while one waits). */

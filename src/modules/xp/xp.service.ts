@@ -1,15 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
-import { ServerConfigurationService } from '../../config/server-configuration.service';
+import type { ServerConfiguration } from '../../config/server-configuration.schema';
 import { calculateXp, type XpInput, type XpOutcome } from './xp-calculator';
 
-/** XP for a result under the current server configuration (`users.xp.*`). */
+/** XP for a result under the server configuration's `users.xp`. */
 @Injectable()
 export class XpService {
-  constructor(private readonly configuration: ServerConfigurationService) {}
-
-  async forResult(input: XpInput): Promise<XpOutcome> {
-    const outcome = calculateXp(input, (await this.configuration.get()).users.xp);
+  /**
+   * The caller passes the configuration it read: the submission calls this inside its transaction, where reading the
+   * configuration could wait for a pool connection that only the open transactions can free.
+   */
+  forResult(input: XpInput, settings: ServerConfiguration['users']['xp']): XpOutcome {
+    const outcome = calculateXp(input, settings);
     // A broken configuration (e.g. a negative multiplier) must not corrupt XP totals: fail the submission instead.
     if (Number.isNaN(outcome.xp)) throw new AppError(500, 'Calculated XP is NaN', { input });
     if (outcome.xp < 0) throw new AppError(500, 'Calculated XP is negative', { input });

@@ -1,0 +1,103 @@
+import autocannon from 'autocannon';
+import { postgresCpuSeconds } from './postgres-cpu';
+import { ProcessSampler } from './server-process';
+
+export interface PlannedRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface LoadRun {
+  url: string;
+  /** The server process whose memory and CPU are sampled. */
+  pid: number;
+  /** The embedded PostgreSQL's postmaster, whose CPU is counted too (null: external server, not counted). */
+  postgresPid?: number | null;
+  connections: number;
+  /** Fixed number of requests (precomputed bodies), or a duration in seconds. */
+  amount?: number;
+  duration?: number;
+  /** The next request; called once per request. */
+  next: () => PlannedRequest;
+}
+
+export interface LoadResult {
+  requests: number;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  /** Status codes of every answer, for the error detail line. */
+  statuses: Record<string, number>;
+  /** The first body answered with each non-2xx status (what went wrong). */
+  errorSamples: Record<string, string>;
+  rssMb: number | null;
+  /** Server CPU time (user + system) per request, in ms. */
+  cpuMsPerRequest: number | null;
+  /** PostgreSQL's CPU time per request, in ms (embedded PostgreSQL only). */
+  postgresCpuMsPerRequest: number | null;
+}
+
+/** Drives one scenario with autocannon (in this process; the server runs in its own) and samples the server's RSS. */
+export async function runLoad(run: LoadRun): Promise<LoadResult> {
+  const sampler = new ProcessSampler(run.pid);
+  sampler.start();
+  const postgresAtStart = run.postgresPid ? postgresCpuSeconds(run.postgresPid) : null;
+  const errorSamples: Record<string, string> = {};
+  let result;
+  let usage: { rssMb: number | null; cpuSeconds: number | null };
+  try {
+    result = await autocannon({
+      url: run.url,
+      connections: run.connections,
+      // autocannon refuses an option that is present but undefined.
+      ...(run.amount === undefined ? { duration: run.duration ?? 10 } : { amount: run.amount }),
+      timeout: 30,
+      requests: [
+        {
+          setupRequest: (request) => {
+            const planned = run.next();
+            return {
+              ...request,
+              method: planned.method,
+              path: planned.path,
+              headers: {
+                ...(planned.body ? { 'content-type': 'application/json' } : {}),
+                ...planned.headers,
+              },
+              body: planned.body,
+            };
+          },
+          onResponse: (status, body) => {
+            if ((status < 200 || status > 299) && !(status in errorSamples)) {
+              errorSamples[status] = String(body).slice(0, 400);
+            }
+          },
+        },
+      ],
+    });
+  } finally {
+    usage = sampler.stop();
+  }
+  const postgresAtEnd = run.postgresPid ? postgresCpuSeconds(run.postgresPid) : null;
+  const perRequest = (seconds: number | null) =>
+    seconds === null || result.requests.total === 0 ? null : (seconds * 1000) / result.requests.total;
+  const statuses: Record<string, number> = {};
+  for (const [status, { count }] of Object.entries(result.statusCodeStats)) statuses[status] = count;
+  return {
+    requests: result.requests.total,
+    requestsPerSecond: result.duration > 0 ? result.requests.total / result.duration : 0,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+    statuses,
+    errorSamples,
+    rssMb: usage.rssMb,
+    cpuMsPerRequest: perRequest(usage.cpuSeconds),
+    postgresCpuMsPerRequest: perRequest(
+      postgresAtStart === null || postgresAtEnd === null ? null : postgresAtEnd - postgresAtStart,
+    ),
+  };
+}

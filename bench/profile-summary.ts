@@ -1,0 +1,138 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { benchDataDir } from './lib/stack';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+  children?: number[];
+}
+
+interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Where a frame's code lives: a package, one of our files, Node itself, or the VM. */
+function owner(frame: ProfileNode['callFrame']): string {
+  const { url, functionName } = frame;
+  if (url === '') return functionName.startsWith('(') ? functionName : '(native)';
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (pkg) return pkg[1] as string;
+  const ours = /\/dist\/(src|bench)\/(.+)\.js$/.exec(url);
+  if (ours) return `${ours[1]}/${ours[2]}`;
+  if (url.startsWith('node:')) return url;
+  return url;
+}
+
+/** Buckets for the timing breakdown: what kind of work a frame on top of the stack is doing. */
+const CATEGORIES: [string, RegExp][] = [
+  [
+    'socket writes and reads (kernel, loopback TCP)',
+    /^\((native)\) (writev|writeBuffer|writeUtf8String|writeLatin1String|readv?|close)$/,
+  ],
+  ['garbage collection', /^\(garbage collector\)/],
+  [
+    'validation (class-validator, class-transformer, our DTO checks)',
+    /^(class-validator|class-transformer|reflect-metadata|validator|src\/modules\/results\/dto|src\/common\/validation)/,
+  ],
+  [
+    'result hash (object-hash, src/.../result-hash)',
+    /^(object-hash|src\/modules\/results\/domain\/result-hash)/,
+  ],
+  ['query building (Kysely)', /^kysely/],
+  ['PostgreSQL client (pg, pg-protocol, pg-pool, pg-types)', /^(pg|pg-protocol|pg-pool|pg-types|postgres-)/],
+  ['Redis client (ioredis)', /^(ioredis|redis-parser|@ioredis|denque|cluster-key-slot|standard-as-callback)/],
+  [
+    'HTTP (fastify, node:http, JSON parse)',
+    /^(fastify|@fastify|find-my-way|secure-json-parse|fast-json-stringify|light-my-request|avvio|fastq|node:_http|node:internal\/http)/,
+  ],
+  ['Nest (core, throttler, rxjs)', /^(@nestjs|rxjs|iterare|tslib)/],
+  ['AsyncLocalStorage / promise hooks (nestjs-pino request context)', /^node:internal\/async_hooks/],
+  [
+    'logging and metrics (pino, prom-client)',
+    /^(pino|pino-http|nestjs-pino|prom-client|sonic-boom|fast-redact|tdigest|bintrees)/,
+  ],
+  ['auth (jose, lru-cache, our guard)', /^(jose|lru-cache|src\/common\/auth|src\/common\/rate-limit)/],
+  ['our other code (src/)', /^src\//],
+];
+
+function category(frame: ProfileNode['callFrame']): string {
+  const who = owner(frame);
+  const key = who === '(native)' ? `(native) ${frame.functionName}` : who;
+  for (const [name, pattern] of CATEGORIES) if (pattern.test(key)) return name;
+  return who.startsWith('node:') ? 'Node internals (streams, events, timers)' : `other: ${who}`;
+}
+
+function label(frame: ProfileNode['callFrame']): string {
+  return `${frame.functionName || '(anonymous)'} ${owner(frame)}:${frame.lineNumber + 1}`;
+}
+
+function table(title: string, entries: [string, number][], total: number, limit: number): string {
+  const lines = [`${title}`];
+  for (const [name, micros] of entries.sort((a, b) => b[1] - a[1]).slice(0, limit)) {
+    lines.push(
+      `  ${((micros / total) * 100).toFixed(1).padStart(5)}%  ${(micros / 1000).toFixed(0).padStart(7)} ms  ${name}`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/**
+ * Summarises a V8 CPU profile of the server (`npm run bench -- --profile`): time by owner (package or our file)
+ * counting only the frame on top of the stack, and time by function counting everything below it (inclusive), which
+ * is what names the slow part of a request. Idle time is left out of the percentages.
+ */
+export function summarise(profile: CpuProfile, limit = 25): string {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+
+  const self = new Map<string, number>();
+  const categories = new Map<string, number>();
+  const inclusive = new Map<string, number>();
+  let busy = 0;
+  profile.samples.forEach((id, i) => {
+    const delta = profile.timeDeltas[i] ?? 0;
+    const node = byId.get(id);
+    if (!node || node.callFrame.functionName === '(idle)') return;
+    busy += delta;
+    const who = owner(node.callFrame);
+    self.set(who, (self.get(who) ?? 0) + delta);
+    const kind = category(node.callFrame);
+    categories.set(kind, (categories.get(kind) ?? 0) + delta);
+    const seen = new Set<string>();
+    for (let cursor: number | undefined = id; cursor !== undefined; cursor = parent.get(cursor)) {
+      const frame = byId.get(cursor)?.callFrame;
+      if (!frame || frame.functionName === '(root)') continue;
+      const key = label(frame);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      inclusive.set(key, (inclusive.get(key) ?? 0) + delta);
+    }
+  });
+  return [
+    `busy CPU time: ${(busy / 1000).toFixed(0)} ms`,
+    table('timing breakdown (self time by kind of work):', [...categories], busy, limit),
+    table('self time by owner (package or our file):', [...self], busy, limit),
+    table('inclusive time by function:', [...inclusive], busy, limit * 2),
+  ].join('\n\n');
+}
+
+function newestProfile(): string {
+  const dir = join(benchDataDir(), 'profiles');
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .map((f) => join(dir, f))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  if (!files[0]) throw new Error(`no .cpuprofile in ${dir}; run npm run bench -- --profile first`);
+  return files[0];
+}
+
+if (require.main === module) {
+  const file = process.argv[2] ? resolve(process.argv[2]) : newestProfile();
+  console.log(`profile: ${file}\n`);
+  console.log(summarise(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile));
+}

@@ -1,0 +1,321 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { RATE_LIMIT_CLASSES } from '../src/common/rate-limit/rate-limit-classes';
+import { loadEnv } from '../src/config/env';
+import { freePort } from '../src/infra/embedded/free-port';
+import { DEFAULT_SIZE, type DatasetSize } from './lib/dataset';
+import { evaluateTargets, renderRatios, renderTable, renderTargets } from './lib/report';
+import { startServerProcess, type ServerProcess } from './lib/server-process';
+import { postmasterPid } from './lib/postgres-cpu';
+import { benchDataDir, startBenchStack } from './lib/stack';
+import { BENCH_AUDIENCE, BENCH_ISSUER, BenchIssuer } from './lib/tokens';
+import type { BenchContext, ScenarioRow } from './scenarios/context';
+import { leaderboardPageScenario, leaderboardRankScenario } from './scenarios/leaderboards';
+import { profileScenario } from './scenarios/profile';
+import { resultsReadScenario } from './scenarios/results-read';
+import { snapshotScenario } from './scenarios/snapshot';
+import { submitScenario } from './scenarios/submit';
+import { seed } from './seed/seeder';
+
+const USAGE = `usage: npm run bench -- [options]
+
+  --connections N       concurrent connections (default 64)
+  --duration S          seconds per read scenario (default 10)
+  --submit-requests N   POST /results per server in scenario 1, one per user (default 20000)
+  --rounds N            scenario 1 alternates ours and the baseline in N rounds, best round counts (default 3)
+  --only LIST           scenarios to run, e.g. 1,5 (default all: 1,2,3,4,5,6)
+  --profile             CPU-profile our server (.bench-data/profiles/*.cpuprofile)
+  --users, --results-per-user, --board-users
+                        dataset size when it still has to be seeded (see npm run bench:seed -- --help)`;
+
+/** The server configuration of the run: the features a production site has on (XP, streaks, premium). */
+const SERVER_CONFIGURATION = {
+  users: {
+    xp: {
+      enabled: true,
+      funboxBonus: 0.5,
+      gainMultiplier: 1,
+      maxDailyBonus: 100,
+      minDailyBonus: 10,
+      streak: { enabled: true, maxStreakDays: 30, maxStreakMultiplier: 0.5 },
+    },
+    premium: { enabled: true },
+  },
+};
+
+function positive(raw: string | undefined, fallback: number, name: string): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw.replace(/_/g, ''));
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number (got "${raw}")`);
+  return n;
+}
+
+function parseRunArgs(argv: string[]) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      connections: { type: 'string' },
+      duration: { type: 'string' },
+      'submit-requests': { type: 'string' },
+      only: { type: 'string' },
+      rounds: { type: 'string' },
+      profile: { type: 'boolean', default: false },
+      users: { type: 'string' },
+      'results-per-user': { type: 'string' },
+      'board-users': { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  const only = new Set((values.only ?? '1,2,3,4,5,6').split(',').map((s) => s.trim()));
+  return {
+    help: values.help ?? false,
+    connections: Math.round(positive(values.connections, 64, 'connections')),
+    duration: positive(values.duration, 10, 'duration'),
+    submitRequests: Math.round(positive(values['submit-requests'], 20_000, 'submit-requests')),
+    rounds: Math.round(positive(values.rounds, 3, 'rounds')),
+    only,
+    profile: values.profile ?? false,
+    size: {
+      users: values.users === undefined ? undefined : Math.round(positive(values.users, 0, 'users')),
+      resultsPerUser:
+        values['results-per-user'] === undefined
+          ? undefined
+          : Math.round(positive(values['results-per-user'], 0, 'results-per-user')),
+      boardUsers:
+        values['board-users'] === undefined
+          ? undefined
+          : Math.round(positive(values['board-users'], 0, 'board-users')),
+    },
+  };
+}
+
+/** The Node flags of `npm start` (package.json), so our server runs here as it runs in production. */
+function startNodeFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(resolve(__dirname, '../../package.json'), 'utf8')) as {
+    scripts?: { start?: string };
+  };
+  const words = (pkg.scripts?.start ?? '').split(/\s+/);
+  return words.slice(words.indexOf('node') + 1).filter((word) => word.startsWith('--'));
+}
+
+/** The sizes to seed: the flags, else what an earlier run seeded, else the defaults. */
+async function datasetSize(databaseUrl: string, flags: Partial<DatasetSize>): Promise<DatasetSize> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client
+      .query<{ users: number; results_per_user: number; board_users: number }>(
+        `SELECT users, results_per_user, board_users FROM bench_seed WHERE id = 1 AND to_regclass('bench_seed') IS NOT NULL`,
+      )
+      .catch(() => ({ rows: [] }));
+    const seeded = rows[0];
+    const base = seeded
+      ? { users: seeded.users, resultsPerUser: seeded.results_per_user, boardUsers: seeded.board_users }
+      : DEFAULT_SIZE;
+    return {
+      users: flags.users ?? base.users,
+      resultsPerUser: flags.resultsPerUser ?? base.resultsPerUser,
+      boardUsers: flags.boardUsers ?? Math.max(flags.users ?? base.users, base.boardUsers),
+    };
+  } finally {
+    await client.end();
+  }
+}
+
+/** The environment of our server: production mode, OIDC against the bench issuer, limits raised, jobs off. */
+function serverEnv(options: {
+  port: number;
+  databaseUrl: string;
+  redisUrl: string;
+  jwksUrl: string;
+  configFile: string;
+}): Record<string, string> {
+  const unlimited = Object.fromEntries(
+    Object.keys(RATE_LIMIT_CLASSES).map((id) => [id, { max: 1_000_000_000 }]),
+  );
+  return {
+    NODE_ENV: 'production',
+    MODE: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(options.port),
+    DATABASE_URL: options.databaseUrl,
+    REDIS_URL: options.redisUrl,
+    AUTH_PROVIDER: 'oidc',
+    OIDC_ISSUER: BENCH_ISSUER,
+    OIDC_AUDIENCE: BENCH_AUDIENCE,
+    OIDC_JWKS_URL: options.jwksUrl,
+    SERVER_CONFIG_FILE: options.configFile,
+    LOG_LEVEL: 'warn',
+    // Every request comes from one address and each user submits once: the limits would measure themselves.
+    RATE_LIMIT_GLOBAL_PER_MINUTE: '1000000000',
+    RATE_LIMIT_OVERRIDES: JSON.stringify(unlimited),
+    // The scheduled rebuild would land in the middle of a scenario; scenario 6 runs it on purpose instead.
+    JOBS_ENABLED: 'false',
+  };
+}
+
+async function main(): Promise<void> {
+  let args;
+  try {
+    args = parseRunArgs(process.argv.slice(2));
+  } catch (e) {
+    console.error(`${(e as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (args.help) {
+    console.log(USAGE);
+    return;
+  }
+  const log = (line: string) => console.log(`[bench] ${line}`);
+  const dataDir = benchDataDir();
+  const loadBefore = loadavg();
+  const stack = await startBenchStack(log);
+  const issuer = new BenchIssuer();
+  const servers: ServerProcess[] = [];
+  let pool: pg.Pool | null = null;
+  let stopping = false;
+  const cleanUp = async () => {
+    if (stopping) return;
+    stopping = true;
+    for (const server of servers.reverse()) await server.stop().catch((e: Error) => console.error(e.message));
+    await pool?.end();
+    await issuer.stop();
+    await stack.stop();
+  };
+  // Ctrl-C must not leave servers, PostgreSQL or Redis running.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
+  }
+  try {
+    const size = await datasetSize(stack.databaseUrl, args.size);
+    log(`dataset: ${size.users} users x ${size.resultsPerUser} results, ${size.boardUsers} board users`);
+    const seeded = await seed({ ...size, databaseUrl: stack.databaseUrl, reset: false, jobs: 2, log });
+    log(
+      `dataset seeded in ${seeded.totalSeconds.toFixed(0)} s in total (this run: ${seeded.seconds.toFixed(1)} s)`,
+    );
+
+    await issuer.start();
+    const configFile = join(dataDir, 'server-config.json');
+    writeFileSync(configFile, JSON.stringify(SERVER_CONFIGURATION, null, 2));
+    const profileDir = join(dataDir, 'profiles');
+    if (args.profile) mkdirSync(profileDir, { recursive: true });
+
+    const oursPort = await freePort();
+    const env = serverEnv({
+      port: oursPort,
+      databaseUrl: stack.databaseUrl,
+      redisUrl: stack.redisUrl,
+      jwksUrl: issuer.url,
+      configFile,
+    });
+    const ours = await startServerProcess({
+      name: 'our server',
+      script: resolve(__dirname, '../src/main.js'),
+      url: `http://127.0.0.1:${oursPort}`,
+      readyPath: '/',
+      env: {
+        ...env,
+        ...(process.env.BENCH_HEAP_SNAPSHOT ? { BENCH_HEAP_SNAPSHOT: process.env.BENCH_HEAP_SNAPSHOT } : {}),
+        ...(process.env.BENCH_SERVER_NODE_OPTIONS
+          ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS }
+          : {}),
+      },
+      logFile: join(dataDir, 'logs', 'server.log'),
+      // Node's flags as `npm start` passes them; the hook is inert until asked (CPU profile, memory breakdown).
+      nodeArgs: [...startNodeFlags(), '-r', resolve(__dirname, 'lib/profiler-hook.js')],
+    });
+    servers.push(ours);
+    const baselinePort = await freePort();
+    const baseline = await startServerProcess({
+      name: 'baseline',
+      script: resolve(__dirname, 'baseline/server.js'),
+      url: `http://127.0.0.1:${baselinePort}`,
+      readyPath: '/',
+      env: { PORT: String(baselinePort), DATABASE_URL: stack.databaseUrl, REDIS_URL: stack.redisUrl },
+      logFile: join(dataDir, 'logs', 'baseline.log'),
+    });
+    servers.push(baseline);
+    log(`our server pid ${ours.pid} on ${ours.url}; baseline pid ${baseline.pid} on ${baseline.url}`);
+
+    pool = new pg.Pool({ connectionString: stack.databaseUrl, max: 2 });
+    const context: BenchContext = {
+      size,
+      issuer,
+      pool,
+      redisUrl: stack.redisUrl,
+      servers: { ours, baseline },
+      postgresPid: process.env.DATABASE_URL ? null : postmasterPid(dataDir),
+      connections: args.connections,
+      duration: args.duration,
+      submitRequests: args.submitRequests,
+      profiler: args.profile
+        ? {
+            start: async () => void (await ours.ask('profile:start', 'profile:started')),
+            stop: async (name: string) =>
+              void (await ours.ask(
+                `profile:stop:${join(profileDir, `scenario-${name}.cpuprofile`)}`,
+                'profile:written',
+              )),
+          }
+        : undefined,
+      log,
+    };
+    const rows: ScenarioRow[] = [];
+    const run = async (id: string, work: () => Promise<ScenarioRow | ScenarioRow[]>) => {
+      if (!args.only.has(id)) return;
+      const produced = await work();
+      rows.push(...(Array.isArray(produced) ? produced : [produced]));
+      log(`our server's memory after scenario ${id} (MB): ${await ours.ask('memory', 'memory:')}`);
+    };
+    // The rebuild first: it leaves the boards the read scenarios page through. Ours and the baseline alternate, so
+    // both see the same machine load.
+    const appEnv = loadEnv(env);
+    await run('6', () => snapshotScenario(context, appEnv));
+    await run('1', () => submitScenario(context, args.rounds));
+    await run('2', () => leaderboardPageScenario(context, 'ours'));
+    await run('2', () => leaderboardPageScenario(context, 'baseline'));
+    await run('3', () => leaderboardRankScenario(context));
+    await run('4', () => profileScenario(context));
+    await run('5', () => resultsReadScenario(context));
+
+    if (process.env.BENCH_HEAP_SNAPSHOT) log(`heap snapshot: ${await ours.ask('heap:snapshot', 'heap:')}`);
+    const loadAfter = loadavg();
+    const report = [
+      `## Benchmark run ${new Date().toISOString()}`,
+      '',
+      `Machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), load average ${loadBefore[0]?.toFixed(2)} ` +
+        `before, ${loadAfter[0]?.toFixed(2)} after (1 min). Dataset: ${size.users} users x ${size.resultsPerUser} ` +
+        `results, ${size.boardUsers} board users. ${args.connections} connections; reads ${args.duration} s each; ` +
+        `scenario 1: ${args.submitRequests} submissions per server.`,
+      '',
+      renderTable(rows),
+      '',
+      'Ours ÷ baseline (requests/s):',
+      renderRatios(rows) || '- none (no scenario ran on both servers)',
+      '',
+      'Targets:',
+      renderTargets(evaluateTargets(rows, args.connections)),
+    ].join('\n');
+    console.log(`\n${report}\n`);
+    writeFileSync(join(dataDir, 'last-run.md'), `${report}\n`);
+    writeFileSync(
+      join(dataDir, 'last-run.json'),
+      JSON.stringify({ size, args: { ...args, only: [...args.only] }, rows }, null, 2),
+    );
+    if (args.profile)
+      log(
+        `CPU profiles of our server per scenario: ${profileDir}/scenario-*.cpuprofile (npm run bench:profile)`,
+      );
+  } finally {
+    await cleanUp();
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? (e.stack ?? e.message) : e);
+  process.exit(1);
+});
