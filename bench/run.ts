@@ -19,6 +19,7 @@ import { resultsReadScenario } from './scenarios/results-read';
 import { snapshotScenario } from './scenarios/snapshot';
 import { submitScenario } from './scenarios/submit';
 import { seed } from './seed/seeder';
+import { argumentsOrUsage } from './lib/cli';
 
 const USAGE = `usage: npm run bench -- [options]
 
@@ -159,17 +160,8 @@ function serverEnv(options: {
 }
 
 async function main(): Promise<void> {
-  let args;
-  try {
-    args = parseRunArgs(process.argv.slice(2));
-  } catch (e) {
-    console.error(`${(e as Error).message}\n\n${USAGE}`);
-    process.exit(2);
-  }
-  if (args.help) {
-    console.log(USAGE);
-    return;
-  }
+  const args = argumentsOrUsage(parseRunArgs, USAGE);
+  if (!args) return;
   const log = (line: string) => console.log(`[bench] ${line}`);
   const dataDir = benchDataDir();
   const loadBefore = loadavg();

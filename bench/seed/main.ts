@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_SIZE } from '../lib/dataset';
 import { startBenchStack } from '../lib/stack';
 import { seed } from './seeder';
+import { argumentsOrUsage } from '../lib/cli';
 
 const USAGE = `usage: npm run bench:seed -- [--users N] [--results-per-user N] [--board-users N] [--jobs N] [--reset]
 
@@ -46,17 +47,8 @@ export function parseSeedArgs(argv: string[]) {
 }
 
 async function main(): Promise<void> {
-  let args;
-  try {
-    args = parseSeedArgs(process.argv.slice(2));
-  } catch (e) {
-    console.error(`${(e as Error).message}\n\n${USAGE}`);
-    process.exit(2);
-  }
-  if (args.help) {
-    console.log(USAGE);
-    return;
-  }
+  const args = argumentsOrUsage(parseSeedArgs, USAGE);
+  if (!args) return;
   const stack = await startBenchStack((line) => console.log(line));
   try {
     const summary = await seed({ ...args, databaseUrl: stack.databaseUrl, log: (line) => console.log(line) });
