@@ -5,42 +5,13 @@ import type { DB, Results } from '../../infra/database/database.types';
 import type { Executor } from '../../infra/database/transaction';
 import type { KeyStats } from './domain/key-stats';
 import type { ResultRecord } from './domain/result-view';
+import { LIST_COLUMNS, RESULT_COLUMNS } from './result-columns';
 
 export interface ResultPage {
   limit: number;
   offset: number;
   onOrAfterTimestamp?: number;
 }
-
-// The list leaves out the heavy parts (chart, key statistics) and the name, as the original's minified results.
-const LIST_COLUMNS = [
-  'id',
-  'uid',
-  'timestamp',
-  'wpm',
-  'raw_wpm',
-  'acc',
-  'consistency',
-  'key_consistency',
-  'char_stats',
-  'mode',
-  'mode2',
-  'quote_length',
-  'language',
-  'difficulty',
-  'punctuation',
-  'numbers',
-  'lazy_mode',
-  'blind_mode',
-  'bailed_out',
-  'funbox',
-  'tags',
-  'test_duration',
-  'afk_duration',
-  'incomplete_test_seconds',
-  'restart_count',
-  'is_pb',
-] as const;
 
 type ListRow = Pick<Selectable<Results>, (typeof LIST_COLUMNS)[number]>;
 
@@ -98,10 +69,7 @@ export class ResultsRepository {
   }
 
   async findOne(uid: string, resultId: string): Promise<ResultRecord | undefined> {
-    const row = await this.ofUser(uid)
-      .select([...LIST_COLUMNS, 'name', 'chart_data', 'key_spacing_stats', 'key_duration_stats'])
-      .where('id', '=', resultId)
-      .executeTakeFirst();
+    const row = await this.ofUser(uid).select(RESULT_COLUMNS).where('id', '=', resultId).executeTakeFirst();
     if (!row) return undefined;
     return {
       ...toRecord(row),

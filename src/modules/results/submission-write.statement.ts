@@ -1,39 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { Results } from '../../infra/database/database.types';
+import { RESULT_COLUMNS } from './result-columns';
 import type { NewResultRow, SubmissionWrites } from './submission.repository';
 
-const RESULT_COLUMNS = [
-  'id',
-  'uid',
-  'timestamp',
-  'name',
-  'wpm',
-  'raw_wpm',
-  'acc',
-  'consistency',
-  'key_consistency',
-  'char_stats',
-  'mode',
-  'mode2',
-  'quote_length',
-  'language',
-  'difficulty',
-  'punctuation',
-  'numbers',
-  'lazy_mode',
-  'blind_mode',
-  'bailed_out',
-  'funbox',
-  'tags',
-  'test_duration',
-  'afk_duration',
-  'incomplete_test_seconds',
-  'restart_count',
-  'is_pb',
-  'chart_data',
-  'key_spacing_stats',
-  'key_duration_stats',
-] as const satisfies readonly (keyof Results)[];
 type ResultColumn = (typeof RESULT_COLUMNS)[number];
 
 // Personal-best columns after the owner (uid, or tag_id and uid), in the order the inserts give their values.
