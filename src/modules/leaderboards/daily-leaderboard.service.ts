@@ -14,7 +14,7 @@ import { FriendsScope } from './friends-scope';
 import {
   friendsPage,
   friendsRankOf,
-  identity,
+  storedEntryIdentity,
   num,
   storedIdentity,
   type BoardPage,
@@ -179,25 +179,12 @@ export class DailyLeaderboardService {
 
 function toEntry(row: StoredRow, premiumEnabled: boolean): SpeedEntry {
   const e = row.entry;
-  return Object.assign(
-    identity(
-      {
-        uid: row.uid,
-        name: String(e.name ?? ''),
-        badgeId: e.badgeId as number | undefined,
-        chatId: e.chatId as string | undefined,
-        chatAvatar: e.chatAvatar as string | undefined,
-        isPremium: e.isPremium === true,
-      },
-      premiumEnabled,
-    ),
-    {
-      wpm: num(e, 'wpm'),
-      acc: num(e, 'acc'),
-      raw: num(e, 'raw'),
-      consistency: num(e, 'consistency'),
-      timestamp: num(e, 'timestamp'),
-      rank: row.index + 1,
-    },
-  );
+  return Object.assign(storedEntryIdentity(row.uid, e, premiumEnabled), {
+    wpm: num(e, 'wpm'),
+    acc: num(e, 'acc'),
+    raw: num(e, 'raw'),
+    consistency: num(e, 'consistency'),
+    timestamp: num(e, 'timestamp'),
+    rank: row.index + 1,
+  });
 }

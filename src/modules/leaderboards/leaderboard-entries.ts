@@ -73,6 +73,25 @@ export function identity(source: IdentitySource, premiumEnabled: boolean): Entry
   };
 }
 
+/** The identity of a daily or weekly entry as stored in Redis (JSON written by `storedIdentity`). */
+export function storedEntryIdentity(
+  uid: string,
+  stored: Record<string, unknown>,
+  premiumEnabled: boolean,
+): EntryIdentity {
+  return identity(
+    {
+      uid,
+      name: String(stored.name ?? ''),
+      badgeId: stored.badgeId as number | undefined,
+      chatId: stored.chatId as string | undefined,
+      chatAvatar: stored.chatAvatar as string | undefined,
+      isPremium: stored.isPremium === true,
+    },
+    premiumEnabled,
+  );
+}
+
 /**
  * A friends board from the friends' entries in global order: renumbered 1..n, paged, `count` = friends on the
  * board (contract facts: paging applies to the friends list).

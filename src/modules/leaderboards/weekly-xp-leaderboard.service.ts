@@ -12,7 +12,7 @@ import { FriendsScope } from './friends-scope';
 import {
   friendsPage,
   friendsRankOf,
-  identity,
+  storedEntryIdentity,
   num,
   storedIdentity,
   type BoardPage,
@@ -123,23 +123,10 @@ export class WeeklyXpLeaderboardService {
 
 function toEntry(row: StoredRow, premiumEnabled: boolean): XpEntry {
   const e = row.entry;
-  return Object.assign(
-    identity(
-      {
-        uid: row.uid,
-        name: String(e.name ?? ''),
-        badgeId: e.badgeId as number | undefined,
-        chatId: e.chatId as string | undefined,
-        chatAvatar: e.chatAvatar as string | undefined,
-        isPremium: e.isPremium === true,
-      },
-      premiumEnabled,
-    ),
-    {
-      rank: row.index + 1,
-      totalXp: row.score,
-      timeTypedSeconds: num(e, 'timeTypedSeconds'),
-      lastActivityTimestamp: num(e, 'lastActivityTimestamp'),
-    },
-  );
+  return Object.assign(storedEntryIdentity(row.uid, e, premiumEnabled), {
+    rank: row.index + 1,
+    totalXp: row.score,
+    timeTypedSeconds: num(e, 'timeTypedSeconds'),
+    lastActivityTimestamp: num(e, 'lastActivityTimestamp'),
+  });
 }
