@@ -35,7 +35,8 @@ async function main(): Promise<void> {
         '--out-file',
         out,
         '--exclude-pattern',
-        'kysely_*',
+        // The snapshot's partitions are read through their parent, leaderboard_entries.
+        '{kysely_*,leaderboard_shard_*}',
         // int8 columns are parsed to numbers (see database.ts).
         '--type-mapping',
         JSON.stringify({ int8: 'number' }),

@@ -4,7 +4,7 @@ import { LANGUAGES } from '../../common/languages';
 import { APP_ENV, type AppEnv } from '../../config/env';
 import { ServerConfigurationService } from '../../config/server-configuration.service';
 import { JobRunsRepository } from './job-runs.repository';
-import { SnapshotRepository } from './snapshot.repository';
+import { SNAPSHOT_SHARDS, SnapshotRepository } from './snapshot.repository';
 
 export interface RebuildSummary {
   boards: number;
@@ -12,8 +12,12 @@ export interface RebuildSummary {
   ms: number;
 }
 
-/** The steps of a rebuild, in order (for progress reports). */
-export const REBUILD_STEPS = ['boards', 'ranked', 'indexed ranks', 'indexed users', 'swapped'] as const;
+/** The steps of a rebuild (for progress reports); the shards' steps interleave, as they run at the same time. */
+export const REBUILD_STEPS = [
+  'boards',
+  ...Array.from({ length: SNAPSHOT_SHARDS }, (_, i) => [`shard ${i + 1} ranked`, `shard ${i + 1} indexed`]).flat(),
+  'swapped',
+];
 export type RebuildProgress = (step: string, done: number, total: number) => void;
 
 /**

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { DATABASE, type Database } from '../../infra/database/database';
+import type { DB } from '../../infra/database/database.types';
 import { LEADERBOARD_MODE_PAIRS } from './leaderboard-rules';
 
 export interface BoardRange {
@@ -14,10 +15,21 @@ export interface StagedSnapshot {
   ranges: BoardRange[];
 }
 
+/** A mode of the boards (time 15, words 25, ...): the unit the boards are split into shards by. */
+type ModePair = (typeof LEADERBOARD_MODE_PAIRS)[number];
+
 const LIVE = 'leaderboard_entries';
 const NEXT = 'leaderboard_entries_next';
 const OLD = 'leaderboard_entries_old';
-const INDEXES = ['position_key', 'uid_hash_idx'] as const;
+/**
+ * The snapshot is partitioned into this many shards (migration 20261122060000_leaderboard_shards), each built on a
+ * connection of its own: one per core of the 2-core machine the rebuild target is set for. Shard k numbers its entries
+ * from k * SHARD_SPAN + 1, which is also its partition's position range.
+ */
+export const SNAPSHOT_SHARDS = 2;
+const SHARD_SPAN = 2 ** 30;
+const shardTable = (generation: '' | 'next_' | 'old_', shard: number) => `leaderboard_shard_${generation}${shard}`;
+const SHARD_INDEXES = ['position_key', 'uid_hash_idx'] as const;
 /** How long the swap may wait for running reads before it gives up and retries (new reads queue behind it). */
 const SWAP_LOCK_TIMEOUT = '2s';
 const SWAP_ATTEMPTS = 5;
@@ -37,9 +49,9 @@ const SORT_KEY = sql`
       ELSE 0 END`;
 
 /**
- * Builds the all-time snapshot into a table of its own and swaps it in. The build is one set-based statement over
- * every board (one sort, one window function numbering the global order), so its cost grows with the number of
- * qualifying personal bests, not with the number of boards.
+ * Builds the all-time snapshot into tables of its own and swaps them in. Each shard is one set-based statement over
+ * all boards of its modes (one sort, one window function numbering its order), so the cost grows with the number of
+ * qualifying personal bests, not with the number of boards; the shards run at the same time.
  */
 @Injectable()
 export class SnapshotRepository {
@@ -61,75 +73,124 @@ export class SnapshotRepository {
   }
 
   /**
-   * Numbers every qualifying personal best of every eligible user into the staging table and indexes it.
+   * Numbers every qualifying personal best of every eligible user into the staging tables and indexes them.
    * Qualifying (DECISIONS.md): punctuation and numbers off, difficulty normal, lazy mode off. Eligible (spec): not
    * banned, not opted out, `timeTyping` above `minTimeTyping` (null skips the time check, as in development).
    */
   async buildStaging(minTimeTyping: number | null, onStep: (step: string) => void): Promise<StagedSnapshot> {
+    const shards = await this.splitModes();
     await this.db.transaction().execute(async (trx) => {
-      // Sorting a few million rows in memory rather than in temporary files.
-      await sql`SET LOCAL work_mem = '256MB'`.execute(trx);
       await sql`DROP TABLE IF EXISTS ${sql.table(NEXT)}`.execute(trx);
-      const timeCheck = minTimeTyping === null ? sql`TRUE` : sql`u.time_typing > ${minTimeTyping}`;
-      // CREATE TABLE AS (unlike INSERT ... SELECT) may run its query with parallel workers.
+      await sql`CREATE TABLE ${sql.table(NEXT)} (LIKE ${sql.table(LIVE)}) PARTITION BY RANGE (position)`.execute(trx);
+      for (let shard = 0; shard < SNAPSHOT_SHARDS; shard++) {
+        const from = shard === 0 ? sql`MINVALUE` : sql.lit(shard * SHARD_SPAN);
+        const to = shard === SNAPSHOT_SHARDS - 1 ? sql`MAXVALUE` : sql.lit((shard + 1) * SHARD_SPAN);
+        await sql`
+          CREATE UNLOGGED TABLE ${sql.table(shardTable('next_', shard))} PARTITION OF ${sql.table(NEXT)}
+          FOR VALUES FROM (${from}) TO (${to})`.execute(trx);
+      }
+    });
+    await Promise.all(shards.map((modes, shard) => this.buildShard(shard, modes, minTimeTyping, onStep)));
+    // Where each board starts and ends: two index probes per board, never a scan of the entries.
+    const ranges = await sql<{ board_id: number; first: number; last: number }>`
+      SELECT b.id AS board_id, first.position AS first, last.position AS last
+      FROM leaderboard_boards b
+      CROSS JOIN LATERAL (
+        SELECT n.position FROM ${sql.table(NEXT)} n WHERE n.board_id = b.id ORDER BY n.position LIMIT 1
+      ) first
+      CROSS JOIN LATERAL (
+        SELECT n.position FROM ${sql.table(NEXT)} n WHERE n.board_id = b.id ORDER BY n.position DESC LIMIT 1
+      ) last`.execute(this.db);
+    const boards = ranges.rows.map((r) => ({
+      boardId: r.board_id,
+      firstPosition: r.first,
+      size: r.last - r.first + 1,
+    }));
+    return { entries: boards.reduce((sum, b) => sum + b.size, 0), ranges: boards };
+  }
+
+  /**
+   * The board modes of each shard, balanced by the entries they had in the last snapshot (largest first, each to the
+   * lighter shard). Before the first snapshot every mode weighs the same, which spreads them evenly.
+   */
+  private async splitModes(): Promise<ModePair[][]> {
+    const sizes = await this.db
+      .selectFrom('leaderboard_boards')
+      .select(['mode', 'mode2', (eb) => eb.fn.sum<string>('size').as('entries')])
+      .groupBy(['mode', 'mode2'])
+      .execute();
+    const weight = (pair: ModePair) =>
+      1 + Number(sizes.find((s) => s.mode === pair.mode && s.mode2 === pair.mode2)?.entries ?? 0);
+    const shards = Array.from({ length: SNAPSHOT_SHARDS }, () => ({ modes: [] as ModePair[], weight: 0 }));
+    for (const pair of [...LEADERBOARD_MODE_PAIRS].sort((a, b) => weight(b) - weight(a))) {
+      const lightest = shards.reduce((min, s) => (s.weight < min.weight ? s : min));
+      lightest.modes.push(pair);
+      lightest.weight += weight(pair);
+    }
+    return shards.map((s) => s.modes);
+  }
+
+  /**
+   * Ranks, writes and indexes one shard, on one connection and in one process (no parallel workers: the other shard
+   * has the other core). The anti-join against ineligible users hashes only those few, not every user.
+   */
+  private async buildShard(
+    shard: number,
+    modes: ModePair[],
+    minTimeTyping: number | null,
+    onStep: (step: string) => void,
+  ): Promise<void> {
+    const table = shardTable('next_', shard);
+    const ineligible =
+      minTimeTyping === null
+        ? sql`u.banned OR u.lb_opt_out`
+        : sql`u.banned OR u.lb_opt_out OR u.time_typing <= ${minTimeTyping}`;
+    const ofShard =
+      modes.length === 0
+        ? sql`FALSE`
+        : sql`(p.mode, p.mode2) IN (${sql.join(modes.map((m) => sql`(${m.mode}, ${m.mode2})`))})`;
+    await this.db.transaction().execute(async (trx) => {
+      // Sorting a million or two rows in memory rather than in temporary files.
+      await sql`SET LOCAL work_mem = '256MB'`.execute(trx);
+      await sql`SET LOCAL maintenance_work_mem = '256MB'`.execute(trx);
+      await sql`SET LOCAL max_parallel_workers_per_gather = 0`.execute(trx);
+      await sql`SET LOCAL max_parallel_maintenance_workers = 0`.execute(trx);
+      // Millions of rows: a nested loop is never the right join here, whatever the estimates say.
+      await sql`SET LOCAL enable_nestloop = off`.execute(trx);
       await sql`
-        CREATE UNLOGGED TABLE ${sql.table(NEXT)} AS
+        INSERT INTO ${sql.table(table)} (board_id, position, uid, wpm, acc, raw, consistency, timestamp)
         SELECT board_id,
-               (row_number() OVER (ORDER BY sort_key, wpm DESC, acc DESC, timestamp ASC, uid ASC))::integer
-                 AS position,
+               (${sql.lit(shard * SHARD_SPAN)}
+                 + row_number() OVER (ORDER BY sort_key, wpm DESC, acc DESC, timestamp ASC, uid ASC))::integer,
                uid, wpm, acc, raw, consistency, timestamp
         FROM (
           SELECT b.id AS board_id, ${SORT_KEY} AS sort_key,
                  p.uid, p.wpm, p.acc, p.raw, p.consistency, p.timestamp
           FROM personal_bests p
           JOIN leaderboard_boards b ON b.language = p.language AND b.mode = p.mode AND b.mode2 = p.mode2
-          JOIN users u ON u.uid = p.uid
-          WHERE p.difficulty = 'normal' AND NOT p.punctuation AND NOT p.numbers AND NOT p.lazy_mode
-            AND p.wpm > 0 AND NOT u.banned AND NOT u.lb_opt_out AND ${timeCheck}
+          WHERE ${ofShard}
+            AND p.difficulty = 'normal' AND NOT p.punctuation AND NOT p.numbers AND NOT p.lazy_mode AND p.wpm > 0
+            AND NOT EXISTS (SELECT 1 FROM users u WHERE u.uid = p.uid AND (${ineligible}))
         ) qualifying`.execute(trx);
-    });
-    onStep('ranked');
-    // Both indexes at once, each on a connection of its own (the staging table is committed, still unseen by
-    // readers): one mostly copies presorted positions, the other sorts hashes, so together they take less time.
-    const positions = sql`CREATE UNIQUE INDEX ${sql.id(`${NEXT}_position_key`)} ON ${sql.table(NEXT)} (board_id, position)`;
-    const uids = sql`CREATE INDEX ${sql.id(`${NEXT}_uid_hash_idx`)} ON ${sql.table(NEXT)} (hashtextextended(uid, 0))`;
-    await Promise.all([
-      this.indexStaging(positions).then(() => onStep('indexed ranks')),
-      this.indexStaging(uids).then(() => onStep('indexed users')),
-    ]);
-    return this.db.transaction().execute(async (trx) => {
+      onStep(`shard ${shard + 1} ranked`);
+      await sql`
+        CREATE UNIQUE INDEX ${sql.id(`${table}_position_key`)} ON ${sql.table(table)} (board_id, position)`.execute(
+        trx,
+      );
+      await sql`
+        CREATE INDEX ${sql.id(`${table}_uid_hash_idx`)} ON ${sql.table(table)} (hashtextextended(uid, 0))`.execute(
+        trx,
+      );
       // Planner statistics for the new table; a small sample is plenty for its two index lookups.
       await sql`SET LOCAL default_statistics_target = 10`.execute(trx);
-      await sql`ANALYZE ${sql.table(NEXT)}`.execute(trx);
-      // Where each board starts and ends: two index probes per board, never a scan of the entries.
-      const ranges = await sql<{ board_id: number; first: number; last: number }>`
-        SELECT b.id AS board_id, first.position AS first, last.position AS last
-        FROM leaderboard_boards b
-        CROSS JOIN LATERAL (
-          SELECT n.position FROM ${sql.table(NEXT)} n WHERE n.board_id = b.id ORDER BY n.position LIMIT 1
-        ) first
-        CROSS JOIN LATERAL (
-          SELECT n.position FROM ${sql.table(NEXT)} n WHERE n.board_id = b.id ORDER BY n.position DESC LIMIT 1
-        ) last`.execute(trx);
-      const boards = ranges.rows.map((r) => ({
-        boardId: r.board_id,
-        firstPosition: r.first,
-        size: r.last - r.first + 1,
-      }));
-      return { entries: boards.reduce((sum, b) => sum + b.size, 0), ranges: boards };
+      await sql`ANALYZE ${sql.table(table)}`.execute(trx);
     });
-  }
-
-  private async indexStaging(statement: RawBuilder<unknown>): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await sql`SET LOCAL maintenance_work_mem = '512MB'`.execute(trx);
-      await statement.execute(trx);
-    });
+    onStep(`shard ${shard + 1} indexed`);
   }
 
   /**
-   * Makes the staging table the live snapshot, with the boards' positions, in one short transaction: readers see
-   * the old snapshot until the commit and the new one after it. The old table is dropped afterwards, outside it.
+   * Makes the staging tables the live snapshot, with the boards' positions, in one short transaction: readers see
+   * the old snapshot until the commit and the new one after it. The old tables are dropped afterwards, outside it.
    */
   async swap(ranges: BoardRange[]): Promise<void> {
     for (let attempt = 1; ; attempt++) {
@@ -138,16 +199,10 @@ export class SnapshotRepository {
           await sql`SET LOCAL lock_timeout = ${sql.lit(SWAP_LOCK_TIMEOUT)}`.execute(trx);
           await sql`DROP TABLE IF EXISTS ${sql.table(OLD)}`.execute(trx);
           await sql`ALTER TABLE ${sql.table(LIVE)} RENAME TO ${sql.id(OLD)}`.execute(trx);
-          for (const index of INDEXES) {
-            await sql`ALTER INDEX ${sql.id(`${LIVE}_${index}`)} RENAME TO ${sql.id(`${OLD}_${index}`)}`.execute(
-              trx,
-            );
-          }
           await sql`ALTER TABLE ${sql.table(NEXT)} RENAME TO ${sql.id(LIVE)}`.execute(trx);
-          for (const index of INDEXES) {
-            await sql`ALTER INDEX ${sql.id(`${NEXT}_${index}`)} RENAME TO ${sql.id(`${LIVE}_${index}`)}`.execute(
-              trx,
-            );
+          for (let shard = 0; shard < SNAPSHOT_SHARDS; shard++) {
+            await this.renameShard(trx, shardTable('', shard), shardTable('old_', shard));
+            await this.renameShard(trx, shardTable('next_', shard), shardTable('', shard));
           }
           await sql`
             UPDATE leaderboard_boards b
@@ -171,7 +226,15 @@ export class SnapshotRepository {
     await sql`DROP TABLE IF EXISTS ${sql.table(OLD)}`.execute(this.db);
   }
 
-  /** Whether the live snapshot has no rows (a fresh database, or an unlogged table emptied by crash recovery). */
+  /** Renames a shard table and its indexes (index names are unique per schema, so they follow the table's). */
+  private async renameShard(trx: Transaction<DB>, from: string, to: string): Promise<void> {
+    await sql`ALTER TABLE ${sql.table(from)} RENAME TO ${sql.id(to)}`.execute(trx);
+    for (const index of SHARD_INDEXES) {
+      await sql`ALTER INDEX ${sql.id(`${from}_${index}`)} RENAME TO ${sql.id(`${to}_${index}`)}`.execute(trx);
+    }
+  }
+
+/** Whether the live snapshot has no rows (a fresh database, or an unlogged table emptied by crash recovery). */
   async isEmpty(): Promise<boolean> {
     const row = await this.db
       .selectFrom('leaderboard_entries')

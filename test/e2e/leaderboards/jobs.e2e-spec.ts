@@ -231,7 +231,7 @@ describe('leaderboard jobs', () => {
         expect.stringMatching(/^rebuilt \d+ boards with \d+ entries in \d+\.\d s$/) as string,
       ]);
       expect(drawn).toContain('rebuilding all-time leaderboards');
-      expect(drawn).toContain('5/5 swapped');
+      expect(drawn).toContain('6/6 swapped');
       const board = await a.request<{ data: { count: number } }>('GET', '/leaderboards', {
         query: { language: 'estonian', mode: 'time', mode2: '15' },
       });

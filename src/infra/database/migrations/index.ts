@@ -9,6 +9,7 @@ import * as apeKeys from './20261122030100_ape_keys';
 import * as customThemes from './20261122010000_custom_themes';
 import * as results from './20261122020000_results';
 import * as leaderboards from './20261122050000_leaderboards';
+import * as leaderboardShards from './20261122060000_leaderboard_shards';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so they sort in the order they must run; a feature adds
@@ -25,4 +26,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '20261122010000_custom_themes': customThemes,
   '20261122020000_results': results,
   '20261122050000_leaderboards': leaderboards,
+  '20261122060000_leaderboard_shards': leaderboardShards,
 };
