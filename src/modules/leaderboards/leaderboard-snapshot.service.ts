@@ -15,7 +15,10 @@ export interface RebuildSummary {
 /** The steps of a rebuild (for progress reports); the shards' steps interleave, as they run at the same time. */
 export const REBUILD_STEPS = [
   'boards',
-  ...Array.from({ length: SNAPSHOT_SHARDS }, (_, i) => [`shard ${i + 1} ranked`, `shard ${i + 1} indexed`]).flat(),
+  ...Array.from({ length: SNAPSHOT_SHARDS }, (_, i) => [
+    `shard ${i + 1} ranked`,
+    `shard ${i + 1} indexed`,
+  ]).flat(),
   'swapped',
 ];
 export type RebuildProgress = (step: string, done: number, total: number) => void;

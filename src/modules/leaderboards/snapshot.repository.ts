@@ -28,7 +28,8 @@ const OLD = 'leaderboard_entries_old';
  */
 export const SNAPSHOT_SHARDS = 2;
 const SHARD_SPAN = 2 ** 30;
-const shardTable = (generation: '' | 'next_' | 'old_', shard: number) => `leaderboard_shard_${generation}${shard}`;
+const shardTable = (generation: '' | 'next_' | 'old_', shard: number) =>
+  `leaderboard_shard_${generation}${shard}`;
 const SHARD_INDEXES = ['position_key', 'uid_hash_idx'] as const;
 /** How long the swap may wait for running reads before it gives up and retries (new reads queue behind it). */
 const SWAP_LOCK_TIMEOUT = '2s';
@@ -81,7 +82,9 @@ export class SnapshotRepository {
     const shards = await this.splitModes();
     await this.db.transaction().execute(async (trx) => {
       await sql`DROP TABLE IF EXISTS ${sql.table(NEXT)}`.execute(trx);
-      await sql`CREATE TABLE ${sql.table(NEXT)} (LIKE ${sql.table(LIVE)}) PARTITION BY RANGE (position)`.execute(trx);
+      await sql`CREATE TABLE ${sql.table(NEXT)} (LIKE ${sql.table(LIVE)}) PARTITION BY RANGE (position)`.execute(
+        trx,
+      );
       for (let shard = 0; shard < SNAPSHOT_SHARDS; shard++) {
         const from = shard === 0 ? sql`MINVALUE` : sql.lit(shard * SHARD_SPAN);
         const to = shard === SNAPSHOT_SHARDS - 1 ? sql`MAXVALUE` : sql.lit((shard + 1) * SHARD_SPAN);
@@ -234,7 +237,7 @@ export class SnapshotRepository {
     }
   }
 
-/** Whether the live snapshot has no rows (a fresh database, or an unlogged table emptied by crash recovery). */
+  /** Whether the live snapshot has no rows (a fresh database, or an unlogged table emptied by crash recovery). */
   async isEmpty(): Promise<boolean> {
     const row = await this.db
       .selectFrom('leaderboard_entries')

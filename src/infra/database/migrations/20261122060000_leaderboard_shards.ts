@@ -54,7 +54,11 @@ export async function down(db: Kysely<unknown>): Promise<void> {
       timestamp   bigint NOT NULL
     )`.execute(db);
   await sql`
-    CREATE UNIQUE INDEX leaderboard_entries_position_key ON leaderboard_entries (board_id, position)`.execute(db);
+    CREATE UNIQUE INDEX leaderboard_entries_position_key ON leaderboard_entries (board_id, position)`.execute(
+    db,
+  );
   await sql`
-    CREATE INDEX leaderboard_entries_uid_hash_idx ON leaderboard_entries (hashtextextended(uid, 0))`.execute(db);
+    CREATE INDEX leaderboard_entries_uid_hash_idx ON leaderboard_entries (hashtextextended(uid, 0))`.execute(
+    db,
+  );
 }
