@@ -2,6 +2,7 @@ import pg from 'pg';
 import { LANGUAGES } from '../../src/common/languages';
 import { createDatabase } from '../../src/infra/database/database';
 import { migrateToLatest } from '../../src/infra/database/migrator';
+import { copyLeaderboardBests } from '../../src/modules/leaderboards/snapshot.repository';
 import { BOARD_MODES, type DatasetSize } from '../lib/dataset';
 import { Progress } from '../lib/progress';
 import {
@@ -211,13 +212,9 @@ export async function seed(options: SeedOptions): Promise<SeedSummary> {
   if (options.boardUsers < options.users) throw new Error('--board-users must be at least --users');
   const startedAt = Date.now();
   const db = createDatabase({ url: options.databaseUrl, poolMax: 1 });
-  try {
-    for (const line of await migrateToLatest(db)) options.log(line);
-  } finally {
-    await db.destroy();
-  }
   const pool = new pg.Pool({ connectionString: options.databaseUrl, max: Math.max(1, options.jobs) + 1 });
   try {
+    for (const line of await migrateToLatest(db)) options.log(line);
     await pool.query(STATE_TABLES);
     await checkParameters(pool, options);
     const { rows } = await pool.query<{ stage: string; batch: number }>(
@@ -245,6 +242,11 @@ export async function seed(options: SeedOptions): Promise<SeedSummary> {
       now,
       superuser,
     );
+    if (written > 0) {
+      // The batches skip triggers when they can (session_replication_role), the one keeping leaderboard_bests too.
+      options.log('leaderboard bests ...');
+      await copyLeaderboardBests().execute(db);
+    }
     const state = await pool.query<{ analyzed: boolean }>('SELECT analyzed FROM bench_seed WHERE id = 1');
     const analyze = !state.rows[0]?.analyzed;
     if (analyze) {
@@ -264,5 +266,6 @@ export async function seed(options: SeedOptions): Promise<SeedSummary> {
     };
   } finally {
     await pool.end();
+    await db.destroy();
   }
 }

@@ -59,6 +59,16 @@ export interface InboxMail {
   uid: string;
 }
 
+export interface LeaderboardBests {
+  acc: number;
+  board_id: number;
+  consistency: number;
+  raw: number;
+  timestamp: number;
+  uid: string;
+  wpm: number;
+}
+
 export interface LeaderboardBoards {
   first_position: Generated<number>;
   id: Generated<number>;
@@ -268,6 +278,7 @@ export interface DB {
   connections: Connections;
   custom_themes: CustomThemes;
   inbox_mail: InboxMail;
+  leaderboard_bests: LeaderboardBests;
   leaderboard_boards: LeaderboardBoards;
   leaderboard_entries: LeaderboardEntries;
   leaderboard_job_runs: LeaderboardJobRuns;

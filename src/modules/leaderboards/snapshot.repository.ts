@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { sql, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import { DATABASE, type Database } from '../../infra/database/database';
 import type { DB } from '../../infra/database/database.types';
 import { LEADERBOARD_MODE_PAIRS } from './leaderboard-rules';
@@ -58,11 +58,14 @@ const SORT_KEY = sql`
 export class SnapshotRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 
-  /** A board row for every language and board mode; ids stay stable, only missing rows are added. */
+  /**
+   * A board row for every language and board mode; ids stay stable, only missing rows are added. The personal bests
+   * of a new board are copied into `leaderboard_bests` (whose trigger only maps to boards that exist).
+   */
   async ensureBoards(languages: readonly string[]): Promise<void> {
     const modes = LEADERBOARD_MODE_PAIRS.map((p) => p.mode);
     const mode2s = LEADERBOARD_MODE_PAIRS.map((p) => p.mode2);
-    await sql`
+    const added = await sql<{ id: number }>`
       INSERT INTO leaderboard_boards (language, mode, mode2)
       SELECT l.language, m.mode, m.mode2
       FROM unnest(${[...languages]}::text[]) AS l(language)
@@ -70,16 +73,19 @@ export class SnapshotRepository {
       WHERE NOT EXISTS (
         SELECT 1 FROM leaderboard_boards b WHERE b.language = l.language AND b.mode = m.mode AND b.mode2 = m.mode2
       )
-      ON CONFLICT DO NOTHING`.execute(this.db);
+      ON CONFLICT DO NOTHING
+      RETURNING id`.execute(this.db);
+    if (added.rows.length > 0) await copyLeaderboardBests(added.rows.map((r) => r.id)).execute(this.db);
   }
 
   /**
-   * Numbers every qualifying personal best of every eligible user into the staging tables and indexes them.
-   * Qualifying (DECISIONS.md): punctuation and numbers off, difficulty normal, lazy mode off. Eligible (spec): not
+   * Numbers every qualifying personal best (`leaderboard_bests`: punctuation and numbers off, difficulty normal, lazy
+   * mode off, DECISIONS.md) of every eligible user into the staging tables and indexes them. Eligible (spec): not
    * banned, not opted out, `timeTyping` above `minTimeTyping` (null skips the time check, as in development).
    */
   async buildStaging(minTimeTyping: number | null, onStep: (step: string) => void): Promise<StagedSnapshot> {
     const shards = await this.splitModes();
+    const eligible = await this.eligibilityCondition(minTimeTyping);
     await this.db.transaction().execute(async (trx) => {
       await sql`DROP TABLE IF EXISTS ${sql.table(NEXT)}`.execute(trx);
       await sql`CREATE TABLE ${sql.table(NEXT)} (LIKE ${sql.table(LIVE)}) PARTITION BY RANGE (position)`.execute(
@@ -93,7 +99,7 @@ export class SnapshotRepository {
           FOR VALUES FROM (${from}) TO (${to})`.execute(trx);
       }
     });
-    await Promise.all(shards.map((modes, shard) => this.buildShard(shard, modes, minTimeTyping, onStep)));
+    await Promise.all(shards.map((modes, shard) => this.buildShard(shard, modes, eligible, onStep)));
     // Where each board starts and ends: two index probes per board, never a scan of the entries.
     const ranges = await sql<{ board_id: number; first: number; last: number }>`
       SELECT b.id AS board_id, first.position AS first, last.position AS last
@@ -134,24 +140,44 @@ export class SnapshotRepository {
   }
 
   /**
-   * Ranks, writes and indexes one shard, on one connection and in one process (no parallel workers: the other shard
-   * has the other core). The anti-join against ineligible users hashes only those few, not every user.
+   * Eligibility as a condition on `p.uid`: a join against whichever set of users the planner estimates smaller, the
+   * ineligible ones (an anti-join, where most users qualify) or the eligible ones (a semi-join, where the typing-time
+   * threshold leaves few). The join hashes that set, so hashing the smaller one keeps it cheap and in memory.
    */
-  private async buildShard(
-    shard: number,
-    modes: ModePair[],
-    minTimeTyping: number | null,
-    onStep: (step: string) => void,
-  ): Promise<void> {
-    const table = shardTable('next_', shard);
+  private async eligibilityCondition(minTimeTyping: number | null): Promise<RawBuilder<unknown>> {
     const ineligible =
       minTimeTyping === null
         ? sql`u.banned OR u.lb_opt_out`
         : sql`u.banned OR u.lb_opt_out OR u.time_typing <= ${minTimeTyping}`;
+    const estimate = async (condition: RawBuilder<unknown>) => {
+      const { rows } = await sql<{ 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] }>`
+        EXPLAIN (FORMAT JSON) SELECT 1 FROM users u WHERE ${condition}`.execute(this.db);
+      return rows[0]?.['QUERY PLAN'][0]?.Plan['Plan Rows'] ?? 0;
+    };
+    const [ineligibleUsers, eligibleUsers] = await Promise.all([
+      estimate(ineligible),
+      estimate(sql`NOT (${ineligible})`),
+    ]);
+    return ineligibleUsers <= eligibleUsers
+      ? sql`NOT EXISTS (SELECT 1 FROM users u WHERE u.uid = p.uid AND (${ineligible}))`
+      : sql`EXISTS (SELECT 1 FROM users u WHERE u.uid = p.uid AND NOT (${ineligible}))`;
+  }
+
+  /**
+   * Ranks, writes and indexes one shard, on one connection and in one process (no parallel workers: the other shard
+   * has the other core).
+   */
+  private async buildShard(
+    shard: number,
+    modes: ModePair[],
+    eligible: RawBuilder<unknown>,
+    onStep: (step: string) => void,
+  ): Promise<void> {
+    const table = shardTable('next_', shard);
     const ofShard =
       modes.length === 0
         ? sql`FALSE`
-        : sql`(p.mode, p.mode2) IN (${sql.join(modes.map((m) => sql`(${m.mode}, ${m.mode2})`))})`;
+        : sql`(b.mode, b.mode2) IN (${sql.join(modes.map((m) => sql`(${m.mode}, ${m.mode2})`))})`;
     await this.db.transaction().execute(async (trx) => {
       // Sorting a million or two rows in memory rather than in temporary files.
       await sql`SET LOCAL work_mem = '256MB'`.execute(trx);
@@ -169,11 +195,10 @@ export class SnapshotRepository {
         FROM (
           SELECT b.id AS board_id, ${SORT_KEY} AS sort_key,
                  p.uid, p.wpm, p.acc, p.raw, p.consistency, p.timestamp
-          FROM personal_bests p
-          JOIN leaderboard_boards b ON b.language = p.language AND b.mode = p.mode AND b.mode2 = p.mode2
-          WHERE ${ofShard}
-            AND p.difficulty = 'normal' AND NOT p.punctuation AND NOT p.numbers AND NOT p.lazy_mode AND p.wpm > 0
-            AND NOT EXISTS (SELECT 1 FROM users u WHERE u.uid = p.uid AND (${ineligible}))
+          FROM leaderboard_bests p
+          JOIN leaderboard_boards b ON b.id = p.board_id AND ${ofShard}
+          WHERE p.wpm > 0
+            AND ${eligible}
         ) qualifying`.execute(trx);
       onStep(`shard ${shard + 1} ranked`);
       await sql`
@@ -251,4 +276,20 @@ export class SnapshotRepository {
 function isLockTimeout(e: unknown): boolean {
   // 55P03 lock_not_available
   return typeof e === 'object' && e !== null && (e as { code?: string }).code === '55P03';
+}
+
+/**
+ * Copies the qualifying personal bests of the given boards (all boards when omitted) into `leaderboard_bests`, for
+ * boards created after their personal bests and for writers that bypassed the trigger (the benchmark seeder). Rows
+ * already there are kept: the trigger wrote them from the same or a newer personal best.
+ */
+export function copyLeaderboardBests(boardIds?: number[]): RawBuilder<unknown> {
+  return sql`
+    INSERT INTO leaderboard_bests (uid, board_id, wpm, acc, raw, consistency, timestamp)
+    SELECT p.uid, b.id, p.wpm, p.acc, p.raw, p.consistency, p.timestamp
+    FROM personal_bests p
+    JOIN leaderboard_boards b ON b.language = p.language AND b.mode = p.mode AND b.mode2 = p.mode2
+    WHERE p.difficulty = 'normal' AND NOT p.punctuation AND NOT p.numbers AND NOT p.lazy_mode
+      ${boardIds === undefined ? sql`` : sql`AND b.id = ANY(${boardIds}::int[])`}
+    ON CONFLICT (uid, board_id) DO NOTHING`;
 }

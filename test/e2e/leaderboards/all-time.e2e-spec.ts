@@ -1,3 +1,5 @@
+import { sql, type RawBuilder } from 'kysely';
+import { SnapshotRepository } from '../../../src/modules/leaderboards/snapshot.repository';
 import { createTestApp, type TestApp } from '../../support/test-app';
 import { expectBearerOnly, freshIp, someApeKey } from '../../support/route-auth';
 import { createUser } from '../../support/factories';
@@ -214,6 +216,46 @@ describe('GET /leaderboards (all-time)', () => {
       const after = await board({ language: 'swedish', mode: 'time', mode2: '15' });
       expect(uids(after.body.data)).toEqual([]);
     });
+  });
+
+  it('ranks the same users whether the build joins against the eligible or the ineligible ones', async () => {
+    const lang = 'finnish';
+    const veteran = await eligible(t, { timeTyping: 5e9 });
+    const bannedVeteran = await eligible(t, { timeTyping: 5e9, banned: true });
+    const optedOutVeteran = await eligible(t, { timeTyping: 5e9, lbOptOut: true });
+    const regular = await eligible(t);
+    for (const u of [veteran, bannedVeteran, optedOutVeteran, regular])
+      await seedPb(t, u.uid, { language: lang });
+    await sql`ANALYZE users`.execute(t.db);
+    const choice = jest.spyOn(
+      SnapshotRepository.prototype as unknown as {
+        eligibilityCondition(minTimeTyping: number | null): Promise<RawBuilder<unknown>>;
+      },
+      'eligibilityCondition',
+    );
+    const joinUsed = async () => {
+      const condition = await (choice.mock.results.at(-1)?.value as Promise<RawBuilder<unknown>>);
+      return condition.compile(t.db).sql.trim().startsWith('NOT EXISTS') ? 'ineligible' : 'eligible';
+    };
+    try {
+      // Nearly every user is below this threshold: the build hashes the few eligible users.
+      await t.configure({ leaderboards: { minTimeTyping: 1e9 } });
+      await rebuild(t);
+      expect(await joinUsed()).toBe('eligible');
+      expect(uids((await board({ language: lang, mode: 'time', mode2: '15' })).body.data)).toEqual([
+        veteran.uid,
+      ]);
+      // Nearly every user is above the default: the build hashes the few ineligible users.
+      await t.configure({ leaderboards: { minTimeTyping: 7200 } });
+      await rebuild(t);
+      expect(await joinUsed()).toBe('ineligible');
+      expect(new Set(uids((await board({ language: lang, mode: 'time', mode2: '15' })).body.data))).toEqual(
+        new Set([veteran.uid, regular.uid]),
+      );
+    } finally {
+      choice.mockRestore();
+      await t.configure({ leaderboards: { minTimeTyping: 7200 } });
+    }
   });
 
   describe('paging', () => {
