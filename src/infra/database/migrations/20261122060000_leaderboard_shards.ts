@@ -8,12 +8,8 @@ import { Kysely, sql } from 'kysely';
  * unlogged and carry the same two indexes the single table had; reads are unchanged. The snapshot is derived data:
  * dropping it here is harmless, the start-up rebuild fills the new one.
  */
-export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`DROP TABLE IF EXISTS leaderboard_entries_next`.execute(db);
-  await sql`DROP TABLE IF EXISTS leaderboard_entries_old`.execute(db);
-  await sql`DROP TABLE leaderboard_entries`.execute(db);
-  await sql`
-    CREATE TABLE leaderboard_entries (
+/** The snapshot's columns, the same before and after this migration. */
+const COLUMNS = sql`(
       board_id    integer NOT NULL,
       position    integer NOT NULL,
       uid         text NOT NULL,
@@ -22,7 +18,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       raw         double precision NOT NULL,
       consistency double precision NOT NULL,
       timestamp   bigint NOT NULL
-    ) PARTITION BY RANGE (position)`.execute(db);
+    )`;
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await sql`DROP TABLE IF EXISTS leaderboard_entries_next`.execute(db);
+  await sql`DROP TABLE IF EXISTS leaderboard_entries_old`.execute(db);
+  await sql`DROP TABLE leaderboard_entries`.execute(db);
+  await sql`
+    CREATE TABLE leaderboard_entries ${COLUMNS} PARTITION BY RANGE (position)`.execute(db);
   const bounds = [sql`FROM (MINVALUE) TO (1073741824)`, sql`FROM (1073741824) TO (MAXVALUE)`];
   for (const [shard, bound] of bounds.entries()) {
     const table = `leaderboard_shard_${shard}`;
@@ -43,16 +46,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`DROP TABLE IF EXISTS leaderboard_entries_old`.execute(db);
   await sql`DROP TABLE leaderboard_entries`.execute(db);
   await sql`
-    CREATE UNLOGGED TABLE leaderboard_entries (
-      board_id    integer NOT NULL,
-      position    integer NOT NULL,
-      uid         text NOT NULL,
-      wpm         double precision NOT NULL,
-      acc         double precision NOT NULL,
-      raw         double precision NOT NULL,
-      consistency double precision NOT NULL,
-      timestamp   bigint NOT NULL
-    )`.execute(db);
+    CREATE UNLOGGED TABLE leaderboard_entries ${COLUMNS}`.execute(db);
   await sql`
     CREATE UNIQUE INDEX leaderboard_entries_position_key ON leaderboard_entries (board_id, position)`.execute(
     db,
