@@ -20,6 +20,8 @@ import { ConfigurationModule } from './modules/configuration/configuration.modul
 import { InboxModule } from './modules/inbox/inbox.module';
 import { LeaderboardModule } from './modules/leaderboards/leaderboards.module';
 import { PresetsModule } from './modules/presets/presets.module';
+import { PsasModule } from './modules/psas/psas.module';
+import { PublicStatsModule } from './modules/public-stats/public-stats.module';
 import { QuotesModule } from './modules/quotes/quotes.module';
 import { ResultsModule } from './modules/results/results.module';
 import { StatusModule } from './modules/status/status.module';
@@ -41,6 +43,8 @@ export const FEATURE_MODULES: Type[] = [
   UsersModule,
   ResultsModule,
   LeaderboardModule,
+  PsasModule,
+  PublicStatsModule,
 ];
 
 export interface AppModuleOptions {

@@ -7,6 +7,7 @@ import type { Permission } from '../common/auth/policy.decorators';
 import { EnvError, loadEnv } from '../config/env';
 import { startDevStack } from '../infra/embedded/dev-stack';
 import { AdminService } from '../modules/admin/admin.service';
+import { PsasService } from '../modules/psas/psas.service';
 import {
   LeaderboardSnapshotService,
   REBUILD_STEPS,
@@ -21,6 +22,9 @@ const USAGE = `usage: npm run cli -- <command>
   premium set <uid> <expirationMs|-1>
   premium clear <uid>
   leaderboards rebuild
+  psas list
+  psas add <message> [--level -1|0|1] [--sticky] [--date <ms>]
+  psas remove <id>
 
 Works against DATABASE_URL and REDIS_URL, or against the dev data directory (DEV_DATA_DIR, default .data) when
 DATABASE_URL is unset (attaching to a running \`npm run dev\` or starting its stores for the duration).`;
@@ -38,6 +42,20 @@ function uidArg(value: string | undefined): string {
 }
 
 class UsageError extends Error {}
+
+/** `psas add` options: `--level <n>`, `--sticky`, `--date <ms>` after the message. */
+function psaOptions(args: string[]): { level?: number; sticky?: boolean; date?: number } {
+  const options: { level?: number; sticky?: boolean; date?: number } = {};
+  for (let i = 0; i < args.length; i += 1) {
+    const flag = args[i];
+    if (flag === '--sticky') options.sticky = true;
+    else if ((flag === '--level' || flag === '--date') && /^-?\d+$/.test(args[i + 1] ?? '')) {
+      options[flag === '--level' ? 'level' : 'date'] = Number(args[i + 1]);
+      i += 1;
+    } else throw new UsageError(`unknown or incomplete option "${flag ?? ''}"`);
+  }
+  return options;
+}
 
 const COMMANDS: Record<string, Command> = {
   'permissions grant': async (app, [uid, perm]) => {
@@ -68,6 +86,18 @@ const COMMANDS: Record<string, Command> = {
   'premium clear': async (app, [uid]) => {
     await app.get(AdminService).clearPremium(uidArg(uid));
     return `premium of ${uid} cleared`;
+  },
+  'psas list': async (app) => {
+    const psas = await app.get(PsasService).list();
+    return psas.length === 0 ? 'no PSAs' : psas.map((psa) => JSON.stringify(psa)).join('\n');
+  },
+  'psas add': async (app, [message, ...rest]) => {
+    if (!message) throw new UsageError('missing <message>');
+    return `added PSA ${(await app.get(PsasService).add({ message, ...psaOptions(rest) }))._id}`;
+  },
+  'psas remove': async (app, [id]) => {
+    if (!id) throw new UsageError('missing <id>');
+    return (await app.get(PsasService).remove(id)) ? `removed PSA ${id}` : `no PSA ${id}`;
   },
   'leaderboards rebuild': async (app, _args, io) => {
     const bar = new SingleBar({

@@ -1,6 +1,7 @@
 import { CONTENT_LIMITS } from './classes/content';
 import { FOUNDATION_LIMITS } from './classes/foundation';
 import { LEADERBOARD_LIMITS } from './classes/leaderboards';
+import { PUBLIC_LIMITS } from './classes/public';
 import { SOCIAL_LIMITS } from './classes/social';
 import { RESULTS_LIMITS } from './classes/results';
 import type { RateLimitClass } from './classes/time';
@@ -21,6 +22,7 @@ export const RATE_LIMIT_CLASSES = {
   ...USERS_LIMITS,
   ...RESULTS_LIMITS,
   ...LEADERBOARD_LIMITS,
+  ...PUBLIC_LIMITS,
 } satisfies Record<string, RateLimitClass>;
 
 export type RateLimitId = keyof typeof RATE_LIMIT_CLASSES;

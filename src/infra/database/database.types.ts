@@ -130,6 +130,24 @@ export interface Presets {
   uid: string;
 }
 
+export interface Psas {
+  created_at: number;
+  date: number | null;
+  id: string;
+  level: number | null;
+  message: string;
+  release_id: string | null;
+  sticky: boolean | null;
+}
+
+export interface QuoteRatings {
+  id: string;
+  language: string;
+  quote_id: number;
+  ratings: number;
+  total_rating: number;
+}
+
 export interface QuoteReports {
   comment: Generated<string>;
   content_id: string;
@@ -243,6 +261,13 @@ export interface UserPermissions {
   uid: string;
 }
 
+export interface UserQuoteRatings {
+  language: string;
+  quote_id: number;
+  rating: number;
+  uid: string;
+}
+
 export interface Users {
   added_at: number;
   banned: Generated<boolean>;
@@ -285,6 +310,8 @@ export interface DB {
   new_quotes: NewQuotes;
   personal_bests: PersonalBests;
   presets: Presets;
+  psas: Psas;
+  quote_ratings: QuoteRatings;
   quote_reports: QuoteReports;
   quotes: Quotes;
   release_jobs: ReleaseJobs;
@@ -295,5 +322,6 @@ export interface DB {
   test_activity: TestActivity;
   user_configs: UserConfigs;
   user_permissions: UserPermissions;
+  user_quote_ratings: UserQuoteRatings;
   users: Users;
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Patch } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Patch } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Auth, RateLimit } from '../../common/auth/policy.decorators';
 import { ok } from '../../common/http/envelope';
@@ -24,5 +24,13 @@ export class ConfigsController {
   async update(@Auth() auth: AuthContext, @Body() body: PartialConfigDto) {
     await this.configs.update(auth.uid, toConfigPatch(body));
     return ok('Config updated');
+  }
+
+  /** Forgets the saved configuration; the next read answers the defaults. */
+  @Delete()
+  @RateLimit('configDelete')
+  async delete(@Auth() auth: AuthContext) {
+    await this.configs.delete(auth.uid);
+    return ok('Config deleted');
   }
 }

@@ -37,4 +37,9 @@ export class ConfigsService implements OnModuleInit {
     await this.repository.merge(uid, patch, this.clock.now());
     this.logger.log({ uid, keys }, 'config updated');
   }
+
+  async delete(uid: string): Promise<void> {
+    await this.repository.deleteOf(uid);
+    this.logger.log({ uid }, 'config deleted');
+  }
 }

@@ -3,6 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import {
   Account,
   Auth,
+  Public,
   RateLimit,
   RequireConfiguration,
   RequirePermission,
@@ -32,6 +33,15 @@ export class QuotesController {
   @RateLimit('newQuotesGet')
   async listPending() {
     return ok('Quote submissions retrieved', await this.quotes.listPending());
+  }
+
+  /** Whether `POST /quotes` is open (the client hides its submission form otherwise). */
+  @Get('isSubmissionEnabled')
+  @Public()
+  @RateLimit('newQuotesIsSubmissionEnabled')
+  async isSubmissionEnabled() {
+    const isEnabled = await this.quotes.isSubmissionEnabled();
+    return ok(isEnabled ? 'Quote submission enabled' : 'Quote submission disabled', { isEnabled });
   }
 
   @Post()

@@ -1,4 +1,7 @@
 import { Module } from '@nestjs/common';
+import { QuoteRatingsController } from './quote-ratings.controller';
+import { QuoteRatingsRepository } from './quote-ratings.repository';
+import { QuoteRatingsService } from './quote-ratings.service';
 import { QuoteReportsRepository } from './quote-reports.repository';
 import { QuoteReportsService } from './quote-reports.service';
 import { QuotesController } from './quotes.controller';
@@ -6,8 +9,15 @@ import { QuotesRepository } from './quotes.repository';
 import { QuotesService } from './quotes.service';
 
 @Module({
-  controllers: [QuotesController],
-  providers: [QuotesRepository, QuotesService, QuoteReportsRepository, QuoteReportsService],
+  controllers: [QuotesController, QuoteRatingsController],
+  providers: [
+    QuotesRepository,
+    QuotesService,
+    QuoteReportsRepository,
+    QuoteReportsService,
+    QuoteRatingsRepository,
+    QuoteRatingsService,
+  ],
   exports: [QuotesService, QuoteReportsService],
 })
 export class QuotesModule {}

@@ -58,6 +58,10 @@ export class QuotesService {
     this.logger.log({ uid, language: dto.language, quoteId: id, outcome }, 'quote submitted');
   }
 
+  async isSubmissionEnabled(): Promise<boolean> {
+    return (await this.configuration.get()).quotes.submissionsEnabled;
+  }
+
   async listPending(): Promise<QuoteSubmissionView[]> {
     const pending = await this.repository.listPending(PENDING_PAGE);
     return pending.map((q) => ({

@@ -27,4 +27,22 @@ export class ReleaseJobsRepository {
       .executeTakeFirst();
     return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
   }
+
+  /** The job's status, or null when the release has none. */
+  async status(releaseId: string): Promise<string | null> {
+    const row = await this.db
+      .selectFrom('release_jobs')
+      .select('status')
+      .where('release_id', '=', releaseId)
+      .executeTakeFirst();
+    return row?.status ?? null;
+  }
+
+  async markDone(releaseId: string): Promise<void> {
+    await this.db
+      .updateTable('release_jobs')
+      .set({ status: 'done' })
+      .where('release_id', '=', releaseId)
+      .execute();
+  }
 }

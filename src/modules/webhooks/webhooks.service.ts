@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppError, MESSAGES, ValidationFailed } from '../../common/app-error';
 import { Clock } from '../../common/clock';
+import { PsasService } from '../psas/psas.service';
 import { ReleaseJobsRepository } from './release-jobs.repository';
 
 export const RELEASE_ANNOUNCEMENT = 'releaseAnnouncement';
@@ -19,13 +20,16 @@ export class WebhooksService {
 
   constructor(
     private readonly jobs: ReleaseJobsRepository,
+    private readonly psas: PsasService,
     private readonly clock: Clock,
   ) {}
 
   /**
    * A release event of the code host. The payload is the host's, with many more fields than we read, so it is
    * checked loosely: `action` must be a string, and a `published` release needs `release.id`. A published release
-   * enqueues one announcement job per release id (redeliveries are acknowledged, not enqueued again).
+   * enqueues one announcement job per release id (redeliveries are acknowledged, not enqueued again); the job is
+   * then run at once: the release becomes a PSA (once per release) and the job is marked done. A delivery that
+   * finds the job not done yet (an earlier run failed) runs it again.
    */
   async githubRelease(payload: unknown, deliveryId: string | null): Promise<string> {
     if (!isRecord(payload) || typeof payload.action !== 'string') {
@@ -40,15 +44,15 @@ export class WebhooksService {
     const releaseId = typeof id === 'number' && Number.isSafeInteger(id) ? String(id) : shortString(id, 100);
     if (releaseId === null) throw new AppError(422, 'Missing property "release.id".');
 
+    const tagName = shortString(release.tag_name, 200);
     const created = await this.jobs.enqueueOnce(
-      {
-        releaseId,
-        kind: RELEASE_ANNOUNCEMENT,
-        tagName: shortString(release.tag_name, 200),
-        deliveryId,
-      },
+      { releaseId, kind: RELEASE_ANNOUNCEMENT, tagName, deliveryId },
       this.clock.now(),
     );
+    if (created || (await this.jobs.status(releaseId)) !== 'done') {
+      await this.psas.announceRelease({ releaseId, tagName, name: shortString(release.name, 200) });
+      await this.jobs.markDone(releaseId);
+    }
     this.logger.log(
       { releaseId, deliveryId, created },
       created ? 'release announcement queued' : 'release announcement already queued',

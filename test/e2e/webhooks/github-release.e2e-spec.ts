@@ -30,6 +30,7 @@ describe('Webhook: POST /webhooks/githubRelease', () => {
   afterAll(() => t.close());
   beforeEach(async () => {
     await t.db.deleteFrom('release_jobs').execute();
+    await t.db.deleteFrom('psas').execute();
   });
 
   function deliver(raw: string, headers: Record<string, string> = {}, auth?: string) {
@@ -47,7 +48,9 @@ describe('Webhook: POST /webhooks/githubRelease', () => {
       .select(['release_id', 'kind', 'status', 'tag_name', 'delivery_id', 'created_at'])
       .execute();
 
-  it('records a published release as one queued job and answers 200', async () => {
+  const publicPsas = async () => (await t.request('GET', '/psas', { ip: freshIp() })).body.data;
+
+  it('runs a published release as one job that becomes a PSA, and answers 200', async () => {
     const raw = releaseEvent('published');
     const res = await deliver(raw, { 'x-hub-signature-256': sign(raw), 'x-github-delivery': 'delivery-1' });
     expect(res.status).toBe(200);
@@ -56,12 +59,34 @@ describe('Webhook: POST /webhooks/githubRelease', () => {
       {
         release_id: '123456',
         kind: 'releaseAnnouncement',
-        status: 'queued',
+        status: 'done',
         tag_name: 'v26.47.0',
         delivery_id: 'delivery-1',
         created_at: t.clock.now(),
       },
     ]);
+    expect(await publicPsas()).toEqual([
+      {
+        _id: expect.stringMatching(/^[0-9a-f]{24}$/),
+        message: 'Version v26.47.0 has been released: Release. Refresh the page to get it.',
+        level: 1,
+      },
+    ]);
+  });
+
+  it('announces a release again after an operator removed its PSA only if its job never finished', async () => {
+    const raw = releaseEvent('published');
+    expect((await deliver(raw, { 'x-hub-signature-256': sign(raw) })).status).toBe(200);
+    // A job left queued by a failed earlier run is run by the next delivery.
+    await t.db.deleteFrom('psas').execute();
+    await t.db.updateTable('release_jobs').set({ status: 'queued' }).execute();
+    expect((await deliver(raw, { 'x-hub-signature-256': sign(raw) })).status).toBe(200);
+    expect(await t.db.selectFrom('psas').select('release_id').execute()).toEqual([{ release_id: '123456' }]);
+    expect((await jobs())[0]?.status).toBe('done');
+    // A finished job is not run again: the removed announcement stays removed.
+    await t.db.deleteFrom('psas').execute();
+    expect((await deliver(raw, { 'x-hub-signature-256': sign(raw) })).status).toBe(200);
+    expect(await t.db.selectFrom('psas').select('id').execute()).toEqual([]);
   });
 
   it('acknowledges a replayed delivery without creating a second job', async () => {
@@ -79,6 +104,7 @@ describe('Webhook: POST /webhooks/githubRelease', () => {
     const rows = await jobs();
     expect(rows).toHaveLength(1);
     expect(rows[0]?.delivery_id).toBe('delivery-1');
+    expect(await t.db.selectFrom('psas').select('release_id').execute()).toEqual([{ release_id: '123456' }]);
   });
 
   it('verifies the signature over the exact bytes received, not a re-serialisation', async () => {
@@ -152,6 +178,7 @@ describe('Webhook: POST /webhooks/githubRelease', () => {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ message: 'No action taken', data: null });
       expect(await jobs()).toEqual([]);
+      expect(await t.db.selectFrom('psas').select('id').execute()).toEqual([]);
     },
   );
 

@@ -9,4 +9,5 @@ export const RESULTS_LIMITS = {
   resultByIdGet: { windowMs: HOUR, max: 300 },
   resultByIdGetApe: { windowMs: HOUR, max: 600 },
   resultsDeleteAll: { windowMs: HOUR, max: 10 },
+  resultsTagsUpdate: { windowMs: HOUR, max: 100 },
 } satisfies Record<string, RateLimitClass>;
