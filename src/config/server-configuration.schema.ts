@@ -14,6 +14,8 @@ const rewardBracket = s.obj({
  */
 export const SERVER_CONFIGURATION_SCHEMA = s.obj({
   maintenance: s.bool(false),
+  // The original's dev-only artificial response delay; kept for its clients' configuration pages.
+  dev: s.obj({ responseSlowdownMs: s.int(0, 0, 60_000) }),
   results: s.obj({
     savingEnabled: s.bool(true),
     objectHashCheckEnabled: s.bool(true),
@@ -58,6 +60,9 @@ export const SERVER_CONFIGURATION_SCHEMA = s.obj({
       enabled: s.bool(true),
       maxAttempts: s.int(30, 1),
       windowSeconds: s.int(3600, 1),
+      // The original's keys: points per flagged response, and the statuses that count (those of our auth step).
+      penalty: s.num(1, 0),
+      flaggedStatusCodes: s.arr(s.int(0, 100, 599), [401, 404, 470, 471], 100),
     }),
   }),
   dailyLeaderboards: s.obj({
@@ -98,6 +103,7 @@ export interface RewardBracket {
 
 export interface ServerConfiguration {
   maintenance: boolean;
+  dev: { responseSlowdownMs: number };
   results: {
     savingEnabled: boolean;
     objectHashCheckEnabled: boolean;
@@ -138,7 +144,15 @@ export interface ServerConfiguration {
     inbox: { enabled: boolean; maxMail: number };
     premium: { enabled: boolean };
   };
-  rateLimiting: { badAuthentication: { enabled: boolean; maxAttempts: number; windowSeconds: number } };
+  rateLimiting: {
+    badAuthentication: {
+      enabled: boolean;
+      maxAttempts: number;
+      windowSeconds: number;
+      penalty: number;
+      flaggedStatusCodes: number[];
+    };
+  };
   dailyLeaderboards: {
     enabled: boolean;
     maxResults: number;

@@ -45,4 +45,25 @@ export class AdminRepository {
       .where('uid', '=', uid)
       .execute();
   }
+
+  /** Flips the ban and returns the new state, or null when there is no such user (one statement: no lost toggle). */
+  async toggleBanned(uid: string): Promise<boolean | null> {
+    const row = await this.db
+      .updateTable('users')
+      .set((eb) => ({ banned: eb.not('banned') }))
+      .where('uid', '=', uid)
+      .returning('banned')
+      .executeTakeFirst();
+    return row ? row.banned : null;
+  }
+
+  /** Returns false when there is no such user. */
+  async clearStreakHourOffset(uid: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('users')
+      .set({ streak_hour_offset: null })
+      .where('uid', '=', uid)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
 }

@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { sql } from 'kysely';
 import { advisoryLockKey } from '../../infra/database/advisory-lock';
 import { DATABASE, type Database } from '../../infra/database/database';
+import type { Executor } from '../../infra/database/transaction';
 
 export interface NewQuoteReport {
   uid: string;
@@ -19,6 +20,17 @@ export interface ReportLimits {
   /** Reports of one quote. */
   contentReportLimit: number;
 }
+
+/** A stored report as moderators handle it. */
+export interface StoredReport {
+  id: string;
+  uid: string;
+  contentId: string;
+  reason: string;
+}
+
+/** Report ids are UUIDs; anything else cannot name a stored report. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type ReportOutcome = 'reported' | 'backlog-full' | 'content-limit' | 'already-reported';
 
@@ -68,6 +80,38 @@ export class QuoteReportsRepository {
         .onConflict((oc) => oc.columns(['content_id', 'uid']).doNothing())
         .executeTakeFirst();
       return (inserted.numInsertedOrUpdatedRows ?? 0n) === 0n ? 'already-reported' : 'reported';
+    });
+  }
+
+  /**
+   * Removes the given reports and runs `notify` for them in the same transaction (the reporters' mail), unless some
+   * id names no stored report: then nothing changes and the missing ids are returned. The rows are locked, so two
+   * moderators handling the same report do not both mail its reporter.
+   */
+  async resolve(
+    ids: string[],
+    notify: (reports: StoredReport[], trx: Executor) => Promise<void>,
+  ): Promise<{ missing: string[] }> {
+    return this.db.transaction().execute(async (trx) => {
+      const wellFormed = ids.filter((id) => UUID.test(id));
+      const rows =
+        wellFormed.length === 0
+          ? []
+          : await trx
+              .selectFrom('quote_reports')
+              .select(['id', 'uid', 'content_id', 'reason'])
+              .where('id', 'in', wellFormed)
+              .forUpdate()
+              .execute();
+      const found = new Set(rows.map((r) => r.id.toLowerCase()));
+      const missing = ids.filter((id) => !found.has(id.toLowerCase()));
+      if (missing.length > 0) return { missing };
+      await trx.deleteFrom('quote_reports').where('id', 'in', wellFormed).execute();
+      await notify(
+        rows.map((r) => ({ id: r.id, uid: r.uid, contentId: r.content_id, reason: r.reason })),
+        trx,
+      );
+      return { missing: [] };
     });
   }
 }

@@ -5,7 +5,30 @@ import { Clock } from '../../common/clock';
 import { ServerConfigurationService } from '../../config/server-configuration.service';
 import type { ReportQuoteDto } from './dto';
 import { QUOTE_MESSAGES } from './quote-messages';
-import { QuoteReportsRepository } from './quote-reports.repository';
+import { InboxService } from '../inbox/inbox.service';
+import { QuoteReportsRepository, type StoredReport } from './quote-reports.repository';
+
+export interface ReportDecision {
+  reportId: string;
+  /** Told to the reporter of a denied report. */
+  reason?: string;
+}
+
+/** The reporter's mail (subjects from contract facts §11; the bodies are ours). */
+export function reportMail(report: StoredReport, accepted: boolean, reason?: string) {
+  if (accepted) {
+    return {
+      subject: 'Report approved',
+      body: `Your report regarding quote ${report.contentId} (${report.reason}) has been approved. Thank you.`,
+    };
+  }
+  return {
+    subject: 'Report denied',
+    body:
+      `Sorry, but your report regarding quote ${report.contentId} (${report.reason}) has been denied.` +
+      (reason ? `\nReason: ${reason}` : ''),
+  };
+}
 
 @Injectable()
 export class QuoteReportsService {
@@ -16,6 +39,7 @@ export class QuoteReportsService {
     private readonly configuration: ServerConfigurationService,
     private readonly captcha: CaptchaVerifier,
     private readonly clock: Clock,
+    private readonly inbox: InboxService,
   ) {}
 
   /**
@@ -48,5 +72,21 @@ export class QuoteReportsService {
       case 'reported':
         this.logger.log({ uid, contentId, reason: dto.reason }, 'quote reported');
     }
+  }
+
+  /**
+   * Accepts or rejects reports (admins): they are removed and each reporter gets a mail, in one transaction. Any
+   * unknown id → 404 naming the unknown ids, and nothing changes.
+   */
+  async resolve(decisions: ReportDecision[], accepted: boolean): Promise<void> {
+    const reasons = new Map(decisions.map((d) => [d.reportId.toLowerCase(), d.reason]));
+    const ids = [...new Set(decisions.map((d) => d.reportId))];
+    const { missing } = await this.repository.resolve(ids, async (reports, trx) => {
+      for (const report of reports) {
+        await this.inbox.send(report.uid, reportMail(report, accepted, reasons.get(report.id)), trx);
+      }
+    });
+    if (missing.length > 0) throw new AppError(404, `Reports not found for some IDs ${missing.join(',')}`);
+    this.logger.log({ reports: ids, accepted }, accepted ? 'reports accepted' : 'reports rejected');
   }
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { InboxModule } from '../inbox/inbox.module';
 import { QuoteRatingsController } from './quote-ratings.controller';
 import { QuoteRatingsRepository } from './quote-ratings.repository';
 import { QuoteRatingsService } from './quote-ratings.service';
@@ -9,6 +10,7 @@ import { QuotesRepository } from './quotes.repository';
 import { QuotesService } from './quotes.service';
 
 @Module({
+  imports: [InboxModule],
   controllers: [QuotesController, QuoteRatingsController],
   providers: [
     QuotesRepository,

@@ -64,6 +64,12 @@ export class ResultsReadService implements OnModuleInit {
     return toApiResult(record);
   }
 
+  async last(uid: string): Promise<ApiResult> {
+    const record = await this.repository.findLast(uid);
+    if (!record) throw new AppError(404, 'No last result found');
+    return toApiResult(record);
+  }
+
   /** Personal bests, typing stats, streak and XP stay, as on the original platform; only the history goes. */
   async deleteAll(uid: string): Promise<void> {
     const deleted = await this.repository.deleteAll(uid);

@@ -1,4 +1,15 @@
-import { Body, Controller, Delete, Get, Param, Post, Query, createParamDecorator } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Param,
+  Patch,
+  Post,
+  Query,
+  createParamDecorator,
+} from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import type { ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import {
@@ -16,8 +27,10 @@ import { GetResultsQueryDto } from './dto/get-results-query.dto';
 import { ResultIdParamDto } from './dto/result-id-param.dto';
 import type { SubmitResultDto } from './dto/submit-result.dto';
 import { SubmitResultPipe } from './dto/submit-result.pipe';
+import { UpdateResultTagsDto } from './dto/update-result-tags.dto';
 import { ResultsReadService } from './results-read.service';
 import { ResultsSubmitService } from './results-submit.service';
+import { ResultsTagsService } from './results-tags.service';
 
 /** The `result` object exactly as received (the hash covers it as the client sent it, not the parsed DTO). */
 const ReceivedResult = createParamDecorator((_: unknown, ctx: ExecutionContext): Record<string, unknown> => {
@@ -37,11 +50,13 @@ function caller(account: CallerAccount | undefined): CallerAccount {
   return account;
 }
 
+@ApiTags('results')
 @Controller()
 export class ResultsController {
   constructor(
     private readonly submitService: ResultsSubmitService,
     private readonly readService: ResultsReadService,
+    private readonly tagsService: ResultsTagsService,
   ) {}
 
   @Post('results')
@@ -75,6 +90,21 @@ export class ResultsController {
   @RateLimit('resultsGet', 'resultsGetApe')
   async listUnderUsers(@Account() account: CallerAccount | undefined, @Query() query: GetResultsQueryDto) {
     return this.list(account, query);
+  }
+
+  /** The caller's newest result, in full. */
+  @Get('results/last')
+  @AcceptsApeKey()
+  @RateLimit('resultsGet')
+  async last(@Auth() auth: AuthContext) {
+    return ok('Result retrieved', await this.readService.last(auth.uid));
+  }
+
+  /** Replaces a result's tags (tags the caller owns only) and re-evaluates the tags' personal bests. */
+  @Patch('results/tags')
+  @RateLimit('resultsTagsUpdate')
+  async updateTags(@Auth() auth: AuthContext, @Body() body: UpdateResultTagsDto) {
+    return ok('Result tags updated', await this.tagsService.updateTags(auth.uid, body.resultId, body.tagIds));
   }
 
   @Get('results/id/:resultId')

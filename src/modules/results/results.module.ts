@@ -8,6 +8,8 @@ import { ResultsController } from './results.controller';
 import { ResultsReadService } from './results-read.service';
 import { ResultsRepository } from './results.repository';
 import { ResultsSubmitService } from './results-submit.service';
+import { ResultTagsRepository } from './result-tags.repository';
+import { ResultsTagsService } from './results-tags.service';
 import { SubmissionRepository } from './submission.repository';
 
 /**
@@ -23,6 +25,8 @@ import { SubmissionRepository } from './submission.repository';
     ResultChecks,
     ResultsSubmitService,
     ResultsReadService,
+    ResultTagsRepository,
+    ResultsTagsService,
     AntiCheatRegistry,
     ResultHooks,
   ],

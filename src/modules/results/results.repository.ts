@@ -69,7 +69,24 @@ export class ResultsRepository {
   }
 
   async findOne(uid: string, resultId: string): Promise<ResultRecord | undefined> {
-    const row = await this.ofUser(uid).select(RESULT_COLUMNS).where('id', '=', resultId).executeTakeFirst();
+    return this.full(
+      await this.ofUser(uid).select(RESULT_COLUMNS).where('id', '=', resultId).executeTakeFirst(),
+    );
+  }
+
+  /** The newest result (same order and index as the list). */
+  async findLast(uid: string): Promise<ResultRecord | undefined> {
+    return this.full(
+      await this.ofUser(uid)
+        .select(RESULT_COLUMNS)
+        .orderBy('timestamp', 'desc')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst(),
+    );
+  }
+
+  private full(row: Pick<Selectable<Results>, (typeof RESULT_COLUMNS)[number]> | undefined) {
     if (!row) return undefined;
     return {
       ...toRecord(row),
