@@ -68,8 +68,9 @@ export class QuoteRatingsRepository {
           id: newAggregateId,
           language: r.language,
           quote_id: r.quoteId,
-          ratings: added,
-          total_rating: delta,
+          // No aggregate yet: this is the quote's first rating.
+          ratings: 1,
+          total_rating: r.rating,
         })
         .onConflict((oc) =>
           oc.columns(['language', 'quote_id']).doUpdateSet({
