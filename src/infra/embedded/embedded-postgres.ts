@@ -48,7 +48,7 @@ const CHILD_ENV = { ...process.env, LC_ALL: 'C', LC_MESSAGES: 'C' };
  * can reach. A persistent cluster gets a fixed place there (named after the requested path) and the requested path
  * becomes a symbolic link to it, so later runs find it again and `ls` shows where it went.
  */
-function clusterDirFor(options: EmbeddedPostgresOptions, user: PostgresUser | undefined): string {
+export function clusterDirFor(options: EmbeddedPostgresOptions, user: PostgresUser | undefined): string {
   const requested = resolve(options.dataDir);
   let isLink = false;
   try {

