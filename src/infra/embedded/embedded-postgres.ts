@@ -75,7 +75,8 @@ export function clusterDirFor(options: EmbeddedPostgresOptions, user: PostgresUs
   const moved = join(base, `typing-embedded-cluster-${name}`);
   mkdirSync(resolve(requested, '..'), { recursive: true });
   symlinkSync(moved, requested);
-  options.onLog?.(`${requested} -> ${moved} (the "${user.name}" user cannot reach ${blocked})`);
+  // Said even without a log sink: the data of `npm run dev` now lives outside the directory the user chose.
+  (options.onLog ?? console.warn)(`${requested} -> ${moved} (the "${user.name}" user cannot reach ${blocked})`);
   return moved;
 }
 
