@@ -23,7 +23,9 @@ trap cleanup EXIT
 echo "--- private checkout: clone into $private (mode $(stat -c %a "$private")), running as $(id -un)"
 git clone -q "$here" "$private/repo"
 # The installed tree, as `npm ci` would leave it (hard links: fast, same files and modes) and the build.
-cp -al "$here/node_modules" "$private/repo/node_modules"
+# Hard links need one file system; otherwise copy.
+cp -al "$here/node_modules" "$private/repo/node_modules" 2>/dev/null ||
+  { rm -rf "$private/repo/node_modules" && cp -a "$here/node_modules" "$private/repo/node_modules"; }
 cp -a "$here/dist" "$private/repo/dist"
 cd "$private/repo"
 
