@@ -76,7 +76,9 @@ export function clusterDirFor(options: EmbeddedPostgresOptions, user: PostgresUs
   mkdirSync(resolve(requested, '..'), { recursive: true });
   symlinkSync(moved, requested);
   // Said even without a log sink: the data of `npm run dev` now lives outside the directory the user chose.
-  (options.onLog ?? console.warn)(`${requested} -> ${moved} (the "${user.name}" user cannot reach ${blocked})`);
+  (options.onLog ?? console.warn)(
+    `${requested} -> ${moved} (the "${user.name}" user cannot reach ${blocked})`,
+  );
   return moved;
 }
 
