@@ -20,6 +20,8 @@ declare global {
  */
 export default async function globalSetup(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'typing-test-'));
+  // Open to the `postgres` user PostgreSQL runs as when we are root (mkdtemp makes it 0700). Should TMPDIR itself be
+  // private, startEmbeddedPostgres moves the cluster somewhere that user can reach.
   chmodSync(dir, 0o755);
   const [postgres, redis] = await Promise.all([
     startEmbeddedPostgres({ dataDir: join(dir, 'pg'), persistent: false, database: TEMPLATE_DATABASE }),
