@@ -11,7 +11,8 @@ export interface FlagMapRule {
 export function flagMapProblem(value: unknown, rule: FlagMapRule): string | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'must be an object';
   const record = value as Record<string, unknown>;
-  const allowed = (key: string) => (typeof rule.keys === 'function' ? rule.keys(key) : rule.keys.includes(key));
+  const allowed = (key: string) =>
+    typeof rule.keys === 'function' ? rule.keys(key) : rule.keys.includes(key);
   const unknown = Object.keys(record).filter((k) => !allowed(k));
   if (unknown.length > 0) return `Unrecognized key(s) in object: ${unknown.map((k) => `'${k}'`).join(', ')}`;
   if (rule.required && Array.isArray(rule.keys)) {

@@ -19,7 +19,9 @@ export class ResultFiltersDto {
 
   @IsString()
   @Length(1, 16, { message: 'must be 1-16 characters long' })
-  @Matches(/^[0-9a-zA-Z_.-]+$/, { message: 'may only contain letters, numbers, underscores, dots and hyphens' })
+  @Matches(/^[0-9a-zA-Z_.-]+$/, {
+    message: 'may only contain letters, numbers, underscores, dots and hyphens',
+  })
   @Matches(/^[^.]/, { message: 'cannot start with a dot' })
   name!: string;
 
