@@ -6,7 +6,7 @@ import { AllTimeLeaderboardService } from '../leaderboards/all-time-leaderboard.
 import { groupPersonalBests, profilePersonalBests } from './personal-bests';
 import { sanitizeText } from './sanitize';
 import { currentTestActivity, utcDay, CURRENT_ACTIVITY_DAYS } from './test-activity';
-import { isPremium, profileDetails, typingStats } from './user-views';
+import { discordFields, isPremium, profileDetails, typingStats } from './user-views';
 import { UserStatsRepository } from './user-stats.repository';
 import {
   UsersRepository,
@@ -49,6 +49,7 @@ export class ProfileService {
       personalBests: profilePersonalBests(groupPersonalBests(await this.stats.personalBests(user.uid))),
       chatId: user.chatId,
       chatAvatar: user.chatAvatar,
+      ...discordFields(user),
       xp: user.xp,
       streak: user.streakLength,
       maxStreak: user.streakMaxLength,

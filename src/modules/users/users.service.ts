@@ -12,7 +12,7 @@ import { groupPersonalBests } from './personal-bests';
 import { ResultFilterPresetsRepository } from './result-filter-presets.repository';
 import { TagsService } from './tags.service';
 import { currentTestActivity, utcDay, CURRENT_ACTIVITY_DAYS } from './test-activity';
-import { isPremium, profileDetails, streakView } from './user-views';
+import { discordFields, isPremium, profileDetails, streakView } from './user-views';
 import { UserStatsRepository } from './user-stats.repository';
 import { NAME_INDEX, uniqueViolation, UsersRepository } from './users.repository';
 import type { SignupDto } from './dto/account.dto';
@@ -106,15 +106,9 @@ export class UsersService implements OnModuleInit {
       inventory: { badges: user.badges },
       banned: user.banned,
       lbOptOut: user.lbOptOut,
+      ...(user.chatId === null ? {} : { chatId: user.chatId, chatAvatar: user.chatAvatar }),
       // The original client reads the link as discordId/discordAvatar (contract facts §12.1).
-      ...(user.chatId === null
-        ? {}
-        : {
-            chatId: user.chatId,
-            chatAvatar: user.chatAvatar,
-            discordId: user.chatId,
-            ...(user.chatAvatar === null ? {} : { discordAvatar: user.chatAvatar }),
-          }),
+      ...discordFields(user),
       profileDetails: profileDetails(user),
       tags,
       customThemes,

@@ -312,6 +312,11 @@ describe('chat link: GET /users/chat/oauth, POST /users/chat/link, POST /users/c
         unknown
       >;
       expect(after).not.toHaveProperty('discordId');
+      const profileAfter = (await t.request('GET', `/users/${me.name}/profile`)).body.data as Record<
+        string,
+        unknown
+      >;
+      expect(profileAfter).not.toHaveProperty('discordId');
     });
 
     it('share the 503 switch, validation and authentication of the spec’s paths', async () => {

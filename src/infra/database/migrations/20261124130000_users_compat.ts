@@ -23,7 +23,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       filters    jsonb NOT NULL,
       created_at bigint NOT NULL
     )`.execute(db);
-  await sql`CREATE INDEX result_filter_presets_uid_idx ON result_filter_presets (uid, created_at)`.execute(db);
+  await sql`CREATE INDEX result_filter_presets_uid_idx ON result_filter_presets (uid, created_at)`.execute(
+    db,
+  );
 
   await sql`
     ALTER TABLE quote_reports

@@ -148,6 +148,10 @@ describe('nextStreak (domain facts §3.2 test vectors)', () => {
 
   it('a second result on the same day leaves a running streak unchanged', () => {
     const state = { length: 4, maxLength: 6, lastResultTimestamp: at('2024-06-03T08:00:00'), hourOffset: 0 };
-    expect(nextStreak(state, at('2024-06-03T20:00:00'))).toMatchObject({ length: 4, maxLength: 6, lost: false });
+    expect(nextStreak(state, at('2024-06-03T20:00:00'))).toMatchObject({
+      length: 4,
+      maxLength: 6,
+      lost: false,
+    });
   });
 });
