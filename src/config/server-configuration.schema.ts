@@ -22,6 +22,8 @@ export const SERVER_CONFIGURATION_SCHEMA = s.obj({
     limits: s.obj({ regularUser: s.int(1000, 0), premiumUser: s.int(10000, 0) }),
     maxBatchSize: s.int(1000, 1),
     botCheck: s.obj({ minWpm: s.num(130, 0), maxTestDuration: s.num(122, 0) }),
+    // The spec does not name result filter presets: the original's defaults (contract facts §5), off.
+    filterPresets: s.obj({ enabled: s.bool(false), maxPresetsPerUser: s.int(0, 0) }),
   }),
   quotes: s.obj({
     reporting: s.obj({ enabled: s.bool(true), maxReports: s.int(1000, 0), contentReportLimit: s.int(20, 0) }),
@@ -110,6 +112,7 @@ export interface ServerConfiguration {
     limits: { regularUser: number; premiumUser: number };
     maxBatchSize: number;
     botCheck: { minWpm: number; maxTestDuration: number };
+    filterPresets: { enabled: boolean; maxPresetsPerUser: number };
   };
   quotes: {
     reporting: { enabled: boolean; maxReports: number; contentReportLimit: number };

@@ -153,9 +153,10 @@ export interface QuoteReports {
   content_id: string;
   created_at: number;
   id: string;
-  quote_id: number;
-  quote_language: string;
+  quote_id: number | null;
+  quote_language: string | null;
   reason: string;
+  type: Generated<string>;
   uid: string;
 }
 
@@ -178,6 +179,14 @@ export interface ReleaseJobs {
   release_id: string;
   status: Generated<string>;
   tag_name: string | null;
+}
+
+export interface ResultFilterPresets {
+  created_at: number;
+  filters: Json;
+  id: string;
+  name: string;
+  uid: string;
 }
 
 export interface Results {
@@ -271,6 +280,7 @@ export interface UserQuoteRatings {
 export interface Users {
   added_at: number;
   banned: Generated<boolean>;
+  can_report: Generated<boolean>;
   chat_avatar: string | null;
   chat_id: string | null;
   completed_tests: Generated<number>;
@@ -280,6 +290,7 @@ export interface Users {
   last_name_change_at: number | null;
   last_result_at: number | null;
   last_result_hashes: Generated<string[]>;
+  lb_memory: Generated<Json>;
   lb_opt_out: Generated<boolean>;
   name: string;
   premium_expires_at: number | null;
@@ -315,6 +326,7 @@ export interface DB {
   quote_reports: QuoteReports;
   quotes: Quotes;
   release_jobs: ReleaseJobs;
+  result_filter_presets: ResultFilterPresets;
   results: Results;
   server_configuration: ServerConfiguration;
   tag_personal_bests: TagPersonalBests;

@@ -18,8 +18,8 @@ import { WeeklyXpLeaderboardService } from './weekly-xp-leaderboard.service';
 
 /**
  * All-time (PostgreSQL snapshot), daily and weekly XP (Redis) boards, their scheduled jobs and the hooks that feed
- * and purge them. Exports the all-time service (profile ranks), the snapshot service (rebuild on demand: CLI,
- * benchmark) and the jobs service. Must not import UsersModule (which imports this one).
+ * and purge them. Exports the all-time service (profile ranks), the daily service (clearing personal bests purges
+ * the daily boards), the snapshot service (rebuild on demand: CLI, benchmark) and the jobs service. Must not import UsersModule (which imports this one).
  */
 @Module({
   imports: [ResultsModule, ConnectionModule, InboxModule],
@@ -38,6 +38,11 @@ import { WeeklyXpLeaderboardService } from './weekly-xp-leaderboard.service';
     LeaderboardJobsService,
     LeaderboardHooks,
   ],
-  exports: [AllTimeLeaderboardService, LeaderboardSnapshotService, LeaderboardJobsService],
+  exports: [
+    AllTimeLeaderboardService,
+    DailyLeaderboardService,
+    LeaderboardSnapshotService,
+    LeaderboardJobsService,
+  ],
 })
 export class LeaderboardModule {}

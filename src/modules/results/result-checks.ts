@@ -23,6 +23,9 @@ export const RESULT_MESSAGES = {
   duplicate: 'Duplicate result',
 } as const;
 
+/** How far `afkDuration` may exceed `testDuration` and still count as the client's rounding (then clamped). */
+export const AFK_ROUNDING_SLACK_SECONDS = 1;
+
 /** Below this accuracy a result is refused unless the user opted out of leaderboards (domain facts §1.2 step 5). */
 export const MIN_ACCURACY = 75;
 
@@ -70,8 +73,14 @@ export class ResultChecks {
     }
     if (!areFunboxesCompatible(result.funbox)) throw new AppError(400, RESULT_MESSAGES.impossibleFunboxes);
 
-    // More time away than the test lasted cannot happen, and would make typing time and XP negative.
-    if (result.afkDuration > result.testDuration) throw new AppError(463, RESULT_MESSAGES.senseless);
+    // More time away than the test lasted cannot happen, and would make typing time and XP negative. The client
+    // rounds both separately (120.12 vs 120.11), so an excess under a second is that noise: clamped (DECISIONS.md).
+    if (result.afkDuration > result.testDuration) {
+      if (result.afkDuration - result.testDuration >= AFK_ROUNDING_SLACK_SECONDS) {
+        throw new AppError(463, RESULT_MESSAGES.senseless);
+      }
+      result.afkDuration = result.testDuration;
+    }
     if (!(await this.antiCheat.current.validateResult(result, context))) {
       this.logger.warn({ uid }, 'result refused by anti-cheat');
       throw new AppError(463, RESULT_MESSAGES.senseless);

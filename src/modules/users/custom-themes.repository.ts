@@ -1,21 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DATABASE, type Database } from '../../infra/database/database';
 import type { Executor } from '../../infra/database/transaction';
+import type { ThemeColors } from './theme-colors';
 
-/** Spec "Other resources": the nine named colours of a custom theme. */
-export const THEME_COLOR_KEYS = [
-  'bg',
-  'main',
-  'caret',
-  'sub',
-  'text',
-  'error',
-  'errorExtra',
-  'colorfulError',
-  'colorfulErrorExtra',
-] as const;
-export type ThemeColors = Record<(typeof THEME_COLOR_KEYS)[number], string>;
-
+/** `colors` is stored as given (object or array) and so answered in that shape. */
 export interface CustomTheme {
   _id: string;
   name: string;

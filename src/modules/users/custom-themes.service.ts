@@ -2,17 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
 import { newId } from '../../common/ids';
-import { CustomThemesRepository, THEME_COLOR_KEYS, type ThemeColors } from './custom-themes.repository';
+import { CustomThemesRepository } from './custom-themes.repository';
+import { normalizeThemeColors, type ThemeColors } from './theme-colors';
 import { UsersRepository } from './users.repository';
 
 /** DECISIONS.md "Users and social". */
 export const MAX_CUSTOM_THEMES = 20;
 const THEME_NOT_FOUND = 'Custom theme not found';
-
-/** Only the nine named colours, in the spec's order (the DTO already refused anything else). */
-function colorsOf(input: ThemeColors): ThemeColors {
-  return Object.fromEntries(THEME_COLOR_KEYS.map((k) => [k, input[k]])) as ThemeColors;
-}
 
 @Injectable()
 export class CustomThemesService {
@@ -27,7 +23,7 @@ export class CustomThemesService {
   }
 
   async add(uid: string, name: string, colors: ThemeColors) {
-    const theme = { _id: newId(), name, colors: colorsOf(colors) };
+    const theme = { _id: newId(), name, colors: normalizeThemeColors(colors) };
     await this.users.inTransaction(async (trx) => {
       await this.users.lock(uid, trx);
       if ((await this.themes.count(uid, trx)) >= MAX_CUSTOM_THEMES) {
@@ -39,7 +35,7 @@ export class CustomThemesService {
   }
 
   async update(uid: string, id: string, name: string, colors: ThemeColors): Promise<void> {
-    if (!(await this.themes.update(uid, id, name, colorsOf(colors))))
+    if (!(await this.themes.update(uid, id, name, normalizeThemeColors(colors))))
       throw new AppError(404, THEME_NOT_FOUND);
   }
 

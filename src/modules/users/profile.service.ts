@@ -6,9 +6,15 @@ import { AllTimeLeaderboardService } from '../leaderboards/all-time-leaderboard.
 import { groupPersonalBests, profilePersonalBests } from './personal-bests';
 import { sanitizeText } from './sanitize';
 import { currentTestActivity, utcDay, CURRENT_ACTIVITY_DAYS } from './test-activity';
-import { isPremium, profileDetails, typingStats } from './user-views';
+import { discordFields, isPremium, profileDetails, typingStats } from './user-views';
 import { UserStatsRepository } from './user-stats.repository';
-import { UsersRepository, type Badge, type ProfileChanges, type UserRecord } from './users.repository';
+import {
+  UsersRepository,
+  type Badge,
+  type ProfileChanges,
+  type SocialProfiles,
+  type UserRecord,
+} from './users.repository';
 import type { UpdateProfileDto } from './dto/profile.dto';
 
 export interface ProfileResult {
@@ -43,6 +49,7 @@ export class ProfileService {
       personalBests: profilePersonalBests(groupPersonalBests(await this.stats.personalBests(user.uid))),
       chatId: user.chatId,
       chatAvatar: user.chatAvatar,
+      ...discordFields(user),
       xp: user.xp,
       streak: user.streakLength,
       maxStreak: user.streakMaxLength,
@@ -69,31 +76,47 @@ export class ProfileService {
     };
   }
 
-  /** Only the given fields change; text is sanitised; the selected badge must be owned (at most one selected). */
+  /**
+   * Only the given fields change; text is sanitised; the selected badge must be owned (at most one selected). The
+   * answer is the original's: the sanitised fields sent, `socialProfiles` always (`{}` when not sent), nothing else
+   * (its client's strict schema refuses other keys, such as `selectedBadgeId`).
+   */
   async updateProfile(uid: string, body: UpdateProfileDto) {
     return this.users.inTransaction(async (trx) => {
       const user = await this.users.lock(uid, trx);
       if (!user) throw new AppError(404, MESSAGES.userNotFound);
       if (user.banned) throw new AppError(403, 'Banned users cannot update their profile');
       const changes: ProfileChanges = {};
-      if (body.bio !== undefined) changes.bio = sanitizeText(body.bio);
-      if (body.keyboard !== undefined) changes.keyboard = sanitizeText(body.keyboard);
-      if (body.showActivityOnPublicProfile !== undefined)
-        changes.showActivity = body.showActivityOnPublicProfile;
+      const answer: ProfileUpdateAnswer = { socialProfiles: {} };
+      if (body.bio !== undefined) changes.bio = answer.bio = sanitizeText(body.bio);
+      if (body.keyboard !== undefined) changes.keyboard = answer.keyboard = sanitizeText(body.keyboard);
       if (body.socialProfiles !== undefined) {
         const merged = { ...user.socialProfiles };
         for (const [platform, value] of Object.entries(body.socialProfiles)) {
-          if (typeof value === 'string') merged[platform as keyof typeof merged] = sanitizeText(value);
+          if (typeof value !== 'string') continue;
+          const clean = sanitizeText(value);
+          merged[platform as keyof SocialProfiles] = clean;
+          answer.socialProfiles[platform as keyof SocialProfiles] = clean;
         }
         changes.socialProfiles = merged;
+      }
+      if (body.showActivityOnPublicProfile !== undefined) {
+        changes.showActivity = answer.showActivityOnPublicProfile = body.showActivityOnPublicProfile;
       }
       if (body.selectedBadgeId !== undefined) changes.badges = selectBadge(user, body.selectedBadgeId);
       await this.users.updateProfile(uid, changes, trx);
       this.logger.log({ uid, fields: Object.keys(changes) }, 'profile updated');
-      const updated = { ...user, ...changes } as UserRecord;
-      return { ...profileDetails(updated), selectedBadgeId: selectedBadgeId(updated.badges) };
+      return answer;
     });
   }
+}
+
+/** Contract facts U33: the response of `PATCH /users/profile`. */
+interface ProfileUpdateAnswer {
+  bio?: string;
+  keyboard?: string;
+  socialProfiles: SocialProfiles;
+  showActivityOnPublicProfile?: boolean;
 }
 
 function selectBadge(user: UserRecord, badgeId: number): Badge[] {
@@ -101,8 +124,4 @@ function selectBadge(user: UserRecord, badgeId: number): Badge[] {
     throw new AppError(404, 'Badge not found');
   }
   return user.badges.map((b) => (b.id === badgeId ? { id: b.id, selected: true } : { id: b.id }));
-}
-
-function selectedBadgeId(badges: Badge[]): number {
-  return badges.find((b) => b.selected === true)?.id ?? -1;
 }

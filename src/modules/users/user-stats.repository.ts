@@ -45,6 +45,10 @@ export class UserStatsRepository {
     return query.orderBy('day').execute();
   }
 
+  async deletePersonalBests(uid: string, trx: Executor): Promise<void> {
+    await trx.deleteFrom('personal_bests').where('uid', '=', uid).execute();
+  }
+
   /** Account reset: personal bests and activity go (tag personal bests go with the tags). */
   async deleteAllOf(uid: string, trx: Executor): Promise<void> {
     await trx.deleteFrom('personal_bests').where('uid', '=', uid).execute();

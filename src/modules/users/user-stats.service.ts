@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppError, MESSAGES } from '../../common/app-error';
 import { Clock } from '../../common/clock';
+import { DailyLeaderboardService } from '../leaderboards/daily-leaderboard.service';
 import { groupPersonalBests, type Mode } from './personal-bests';
 import { currentTestActivity, testActivityByYear, utcDay, CURRENT_ACTIVITY_DAYS } from './test-activity';
 import { streakView, typingStats } from './user-views';
@@ -16,6 +17,7 @@ export class UserStatsService {
     private readonly users: UsersRepository,
     private readonly stats: UserStatsRepository,
     private readonly clock: Clock,
+    private readonly dailyBoards: DailyLeaderboardService,
   ) {}
 
   private async user(uid: string): Promise<UserRecord> {
@@ -45,6 +47,30 @@ export class UserStatsService {
       throw new AppError(403, 'Streak hour offset already set');
     }
     this.logger.log({ uid, hourOffset }, 'streak hour offset set');
+  }
+
+  async setLeaderboardMemory(
+    uid: string,
+    key: { mode: string; mode2: string; language: string },
+    rank: number,
+  ): Promise<void> {
+    if (!(await this.users.setLbMemory(uid, key, rank))) throw new AppError(404, MESSAGES.userNotFound);
+  }
+
+  /**
+   * Contract facts U11: every personal best goes (the all-time board's bests follow through the trigger on
+   * `personal_bests`, so the next snapshot drops the user); the daily boards are purged after commit. Tag personal
+   * bests stay, as on the original.
+   */
+  async clearPersonalBests(uid: string): Promise<void> {
+    await this.users.inTransaction(async (trx) => {
+      if (!(await this.users.lock(uid, trx))) throw new AppError(404, MESSAGES.userNotFound);
+      await this.stats.deletePersonalBests(uid, trx);
+    });
+    this.logger.log({ uid }, 'personal bests cleared');
+    await this.dailyBoards
+      .purge(uid)
+      .catch((e: Error) => this.logger.error({ uid, err: e.message }, 'daily board purge failed'));
   }
 
   async testActivityByYear(uid: string) {

@@ -34,3 +34,11 @@ export function profileDetails(user: UserRecord) {
     showActivityOnPublicProfile: user.showActivity,
   };
 }
+
+/** The original client reads a linked chat account as discordId/discordAvatar (absent, not null, when unlinked). */
+export function discordFields(user: UserRecord): { discordId?: string; discordAvatar?: string } {
+  if (user.chatId === null) return {};
+  return user.chatAvatar === null
+    ? { discordId: user.chatId }
+    : { discordId: user.chatId, discordAvatar: user.chatAvatar };
+}

@@ -1,9 +1,15 @@
-import { Body, Controller, Get, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Patch, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { AcceptsApeKey, Auth, RateLimit, RequirePremium } from '../../common/auth/policy.decorators';
+import {
+  AcceptsApeKey,
+  Auth,
+  RateLimit,
+  RequireFreshToken,
+  RequirePremium,
+} from '../../common/auth/policy.decorators';
 import { ok } from '../../common/http/envelope';
 import type { AuthContext } from '../../common/http/request-context';
-import { HourOffsetDto, PersonalBestsQueryDto } from './dto/stats.dto';
+import { HourOffsetDto, LeaderboardMemoryDto, PersonalBestsQueryDto } from './dto/stats.dto';
 import { UserStatsService } from './user-stats.service';
 
 @ApiTags('users')
@@ -17,6 +23,23 @@ export class UsersStatsController {
   @RateLimit('userGet')
   async personalBests(@Auth() auth: AuthContext, @Query() query: PersonalBestsQueryDto) {
     return ok('Personal bests retrieved', await this.stats.personalBests(auth.uid, query.mode, query.mode2));
+  }
+
+  /** Contract facts U11: fresh token, as on the original (it cannot be undone). */
+  @Delete('personalBests')
+  @RequireFreshToken()
+  @RateLimit('userClearPB')
+  async clearPersonalBests(@Auth() auth: AuthContext) {
+    await this.stats.clearPersonalBests(auth.uid);
+    return ok("User's PB cleared");
+  }
+
+  /** The rank the original client last showed for a board (contract facts U7), returned in `GET /users`. */
+  @Patch('leaderboardMemory')
+  @RateLimit('userUpdateLBMemory')
+  async leaderboardMemory(@Auth() auth: AuthContext, @Body() body: LeaderboardMemoryDto) {
+    await this.stats.setLeaderboardMemory(auth.uid, body, body.rank);
+    return ok('Leaderboard memory updated');
   }
 
   @Get('stats')
@@ -41,8 +64,8 @@ export class UsersStatsController {
     return ok('Streak hour offset set');
   }
 
-  /** Same as `PATCH /users/streak/hourOffset`. */
-  @Post('streakHourOffset')
+  /** The spec's variant and the original platform's path (DECISIONS.md: aliases of the same operation). */
+  @Post(['streakHourOffset', 'setStreakHourOffset'])
   @RateLimit('setStreakHourOffset')
   async setHourOffsetAlias(@Auth() auth: AuthContext, @Body() body: HourOffsetDto) {
     return this.setHourOffset(auth, body);

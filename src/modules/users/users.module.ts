@@ -14,15 +14,23 @@ import { UsersChatController } from './chat/users-chat.controller';
 import { CustomThemesRepository } from './custom-themes.repository';
 import { CustomThemesService } from './custom-themes.service';
 import { EmailSender, LoggingEmailSender, SmtpEmailSender } from './email/email-sender';
+import { createEmailVerificationLinks, EmailVerificationLinks } from './email/email-verification-links';
+import { EmailVerificationService } from './email-verification.service';
 import { FavoriteQuotesService } from './favorite-quotes.service';
 import { ProfileService } from './profile.service';
+import { ResultFilterPresetsRepository } from './result-filter-presets.repository';
+import { ResultFilterPresetsService } from './result-filter-presets.service';
 import { TagsRepository } from './tags.repository';
 import { TagsService } from './tags.service';
+import { UserReportsRepository } from './user-reports.repository';
+import { UserReportsService } from './user-reports.service';
 import { UserStatsRepository } from './user-stats.repository';
 import { UserStatsService } from './user-stats.service';
 import { UsersAccountController } from './users-account.controller';
 import { UsersCollectionsController } from './users-collections.controller';
+import { UsersFilterPresetsController } from './users-filter-presets.controller';
 import { UsersProfileController } from './users-profile.controller';
+import { UsersRequestsController } from './users-requests.controller';
 import { UsersStatsController } from './users-stats.controller';
 import { UsersController } from './users.controller';
 import { UsersRepository } from './users.repository';
@@ -49,6 +57,8 @@ export function createChatPlatformClient(env: AppEnv): ChatPlatformClient {
     UsersStatsController,
     UsersCollectionsController,
     UsersChatController,
+    UsersFilterPresetsController,
+    UsersRequestsController,
   ],
   providers: [
     UsersRepository,
@@ -56,6 +66,8 @@ export function createChatPlatformClient(env: AppEnv): ChatPlatformClient {
     TagsRepository,
     CustomThemesRepository,
     ChatStateRepository,
+    ResultFilterPresetsRepository,
+    UserReportsRepository,
     UsersService,
     AccountManagementService,
     ProfileService,
@@ -64,6 +76,10 @@ export function createChatPlatformClient(env: AppEnv): ChatPlatformClient {
     CustomThemesService,
     FavoriteQuotesService,
     ChatLinkService,
+    ResultFilterPresetsService,
+    UserReportsService,
+    EmailVerificationService,
+    { provide: EmailVerificationLinks, inject: [APP_ENV], useFactory: createEmailVerificationLinks },
     { provide: EmailSender, inject: [APP_ENV], useFactory: createEmailSender },
     { provide: ChatPlatformClient, inject: [APP_ENV], useFactory: createChatPlatformClient },
   ],

@@ -41,6 +41,10 @@ export interface UserRecord {
   favoriteQuotes: Record<string, string[]>;
   premiumStartAt: number | null;
   premiumExpiresAt: number | null;
+  /** `{ <mode>: { <mode2>: { <language>: rank } } }` (contract facts U7). */
+  lbMemory: Record<string, Record<string, Record<string, number>>>;
+  /** The original's `canReport` permission: on unless a moderator turned it off. */
+  canReport: boolean;
 }
 
 export interface NewUser {
@@ -104,6 +108,8 @@ export class UsersRepository {
         'favorite_quotes as favoriteQuotes',
         'premium_start_at as premiumStartAt',
         'premium_expires_at as premiumExpiresAt',
+        'lb_memory as lbMemory',
+        'can_report as canReport',
       ]);
   }
 
@@ -186,6 +192,27 @@ export class UsersRepository {
     return result.numUpdatedRows > 0n;
   }
 
+  /** One statement, creating the mode and mode2 levels as needed. False when the user does not exist. */
+  async setLbMemory(uid: string, key: { mode: string; mode2: string; language: string }, rank: number) {
+    const { mode, mode2, language } = key;
+    const result = await this.db
+      .updateTable('users')
+      .set({
+        lb_memory: sql`jsonb_set(
+          jsonb_set(
+            jsonb_set(lb_memory, ARRAY[${mode}]::text[], coalesce(lb_memory -> ${mode}, '{}'::jsonb)),
+            ARRAY[${mode}, ${mode2}]::text[],
+            coalesce(lb_memory -> ${mode} -> ${mode2}, '{}'::jsonb)
+          ),
+          ARRAY[${mode}, ${mode2}, ${language}]::text[],
+          to_jsonb(${rank}::int)
+        )`,
+      })
+      .where('uid', '=', uid)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
   async setLbOptOut(uid: string): Promise<void> {
     await this.db.updateTable('users').set({ lb_opt_out: true }).where('uid', '=', uid).execute();
   }
@@ -218,7 +245,8 @@ export class UsersRepository {
 
   /**
    * Domain facts §5.10 reset: stats, XP, streak (its hour offset stays: spec "No move leaves the set state"), profile
-   * details, favourites, chat link and opt-out are cleared; name, email, premium, badges, bans and permissions stay.
+   * details, favourites, chat link, leaderboard memory and opt-out are cleared; name, email, premium, badges, bans
+   * and permissions stay.
    */
   async resetAccount(uid: string, trx: Executor): Promise<void> {
     await trx
@@ -240,6 +268,7 @@ export class UsersRepository {
         chat_id: null,
         chat_avatar: null,
         lb_opt_out: false,
+        lb_memory: '{}',
       })
       .where('uid', '=', uid)
       .execute();

@@ -9,9 +9,10 @@ import { InboxService } from '../inbox/inbox.service';
 import { AllTimeLeaderboardService } from '../leaderboards/all-time-leaderboard.service';
 import { CustomThemesRepository } from './custom-themes.repository';
 import { groupPersonalBests } from './personal-bests';
+import { ResultFilterPresetsRepository } from './result-filter-presets.repository';
 import { TagsService } from './tags.service';
 import { currentTestActivity, utcDay, CURRENT_ACTIVITY_DAYS } from './test-activity';
-import { isPremium, profileDetails, streakView } from './user-views';
+import { discordFields, isPremium, profileDetails, streakView } from './user-views';
 import { UserStatsRepository } from './user-stats.repository';
 import { NAME_INDEX, uniqueViolation, UsersRepository } from './users.repository';
 import type { SignupDto } from './dto/account.dto';
@@ -35,6 +36,7 @@ export class UsersService implements OnModuleInit {
     private readonly lifecycle: AccountLifecycle,
     private readonly clock: Clock,
     private readonly leaderboards: AllTimeLeaderboardService,
+    private readonly filterPresets: ResultFilterPresetsRepository,
   ) {}
 
   onModuleInit(): void {
@@ -75,14 +77,16 @@ export class UsersService implements OnModuleInit {
     if (!user) throw new AppError(404, MESSAGES.userNotFound);
     const now = this.clock.now();
     const config = await this.configuration.get();
-    const [pbRows, tags, customThemes, activity, inboxUnreadSize, allTimeLbs] = await Promise.all([
-      this.stats.personalBests(uid),
-      this.tags.list(uid),
-      this.themes.list(uid),
-      this.stats.testActivity(uid, utcDay(now) - CURRENT_ACTIVITY_DAYS + 1),
-      config.users.inbox.enabled ? this.inbox.unreadCount(uid) : Promise.resolve(0),
-      this.leaderboards.profileRanks(uid),
-    ]);
+    const [pbRows, tags, customThemes, activity, inboxUnreadSize, allTimeLbs, resultFilterPresets] =
+      await Promise.all([
+        this.stats.personalBests(uid),
+        this.tags.list(uid),
+        this.themes.list(uid),
+        this.stats.testActivity(uid, utcDay(now) - CURRENT_ACTIVITY_DAYS + 1),
+        config.users.inbox.enabled ? this.inbox.unreadCount(uid) : Promise.resolve(0),
+        this.leaderboards.profileRanks(uid),
+        this.filterPresets.list(uid),
+      ]);
     return {
       uid: user.uid,
       name: user.name,
@@ -103,10 +107,14 @@ export class UsersService implements OnModuleInit {
       banned: user.banned,
       lbOptOut: user.lbOptOut,
       ...(user.chatId === null ? {} : { chatId: user.chatId, chatAvatar: user.chatAvatar }),
+      // The original client reads the link as discordId/discordAvatar (contract facts §12.1).
+      ...discordFields(user),
       profileDetails: profileDetails(user),
       tags,
       customThemes,
       favoriteQuotes: user.favoriteQuotes,
+      lbMemory: user.lbMemory,
+      resultFilterPresets,
       allTimeLbs,
       testActivity: currentTestActivity(activity, now),
       ...(user.lastNameChangeAt === null ? {} : { lastNameChange: user.lastNameChangeAt }),

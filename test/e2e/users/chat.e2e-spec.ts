@@ -269,6 +269,90 @@ describe('chat link: GET /users/chat/oauth, POST /users/chat/link, POST /users/c
     }
   });
 
+  describe('the original platform’s paths /users/discord/* (aliases)', () => {
+    it('link, relink and unlink through them, answering discordId/discordAvatar as the original client reads', async () => {
+      const me = await signedIn();
+      accounts.set('tok-discord', { id: '777', avatar: 'av1' });
+      const oauth = await t.request('GET', '/users/discord/oauth', { auth: me.auth });
+      expect(oauth.body.message).toBe('Discord oauth link generated');
+      const state = new URL((oauth.body.data as { url: string }).url).searchParams.get('state');
+      const linked = await t.request('POST', '/users/discord/link', {
+        auth: me.auth,
+        body: { tokenType: 'Bearer', accessToken: 'tok-discord', state },
+      });
+      expect(linked.body).toEqual({
+        message: 'Discord account linked',
+        data: { discordId: '777', discordAvatar: 'av1' },
+      });
+      // One operation: a state handed out on the spec's path works on the alias and the other way round.
+      accounts.set('tok-discord', { id: '777', avatar: 'av2' });
+      const relinked = await t.request('POST', '/users/discord/link', {
+        auth: me.auth,
+        body: { tokenType: 'Bearer', accessToken: 'tok-discord', state: await stateFor(me.auth) },
+      });
+      expect(relinked.body).toEqual({
+        message: 'Discord avatar updated',
+        data: { discordId: '777', discordAvatar: 'av2' },
+      });
+      const user = (await t.request('GET', '/users', { auth: me.auth })).body.data as Record<string, unknown>;
+      expect(user).toMatchObject({
+        chatId: '777',
+        chatAvatar: 'av2',
+        discordId: '777',
+        discordAvatar: 'av2',
+      });
+
+      const unlinked = await t.request('POST', '/users/discord/unlink', { auth: me.auth });
+      expect(unlinked.body).toEqual({ message: 'Discord account unlinked', data: null });
+      const again = await t.request('POST', '/users/discord/unlink', { auth: me.auth });
+      expect(again.status).toBe(404);
+      expect(again.body.message).toBe('User does not have a linked Discord account');
+      const after = (await t.request('GET', '/users', { auth: me.auth })).body.data as Record<
+        string,
+        unknown
+      >;
+      expect(after).not.toHaveProperty('discordId');
+      const profileAfter = (await t.request('GET', `/users/${me.name}/profile`)).body.data as Record<
+        string,
+        unknown
+      >;
+      expect(profileAfter).not.toHaveProperty('discordId');
+    });
+
+    it('share the 503 switch, validation and authentication of the spec’s paths', async () => {
+      const me = await signedIn();
+      const invalid = await t.request('POST', '/users/discord/link', {
+        auth: me.auth,
+        body: { tokenType: 'Bearer', accessToken: 'a', state: 'short' },
+      });
+      expect(invalid.status).toBe(422);
+      expect(invalid.body.validationErrors).toContain('"state" must be exactly 20 characters long');
+      await t.configure({ users: { discordIntegration: { enabled: false } } });
+      try {
+        for (const [method, url] of [
+          ['GET', '/users/discord/oauth'],
+          ['POST', '/users/discord/link'],
+        ] as const) {
+          const res = await t.request(method, url, { auth: me.auth, body: {} });
+          expect(res.status).toBe(503);
+          expect(res.body.message).toBe('Discord integration is not available at this time');
+        }
+      } finally {
+        await t.configure({ users: { discordIntegration: { enabled: true } } });
+      }
+      for (const [method, url] of [
+        ['GET', '/users/discord/oauth'],
+        ['POST', '/users/discord/link'],
+        ['POST', '/users/discord/unlink'],
+      ] as const) {
+        expect((await t.request(method, url, { auth: ANY_APE_KEY })).body.message).toBe(
+          'This endpoint does not accept ApeKeys',
+        );
+        expect((await t.request(method, url)).status).toBe(401);
+      }
+    });
+  });
+
   it('refuses ApeKeys and missing tokens', async () => {
     for (const [method, url] of [
       ['GET', '/users/chat/oauth'],

@@ -215,6 +215,61 @@ describe('tags, custom themes and favourite quotes', () => {
       expect((await t.request('GET', '/users/customThemes', { auth })).body.data).toEqual([]);
     });
 
+    it('keeps the original client’s array of 10 colours in that shape, and each theme in its own shape', async () => {
+      const { auth } = await signedIn();
+      const tuple = [
+        '#323437',
+        '#e2b714',
+        '#e2b714',
+        '#646669',
+        '#2c2e31',
+        '#d1d0c5',
+        '#ca4754',
+        '#7e2a33',
+        '#ca4754',
+        '#7e2a33',
+      ];
+      const added = await t.request('POST', '/users/customThemes', {
+        auth,
+        body: { name: 'serika', colors: tuple },
+      });
+      expect(added.status).toBe(200);
+      const arrayTheme = added.body.data as { _id: string; name: string };
+      expect(arrayTheme).toEqual({ _id: expect.stringMatching(/^[0-9a-f]{24}$/), name: 'serika' });
+      t.clock.advance(1000); // listed in the order added
+      const named = await t.request('POST', '/users/customThemes', {
+        auth,
+        body: { name: 'named', colors: COLORS },
+      });
+      const namedTheme = named.body.data as { _id: string };
+
+      const list = await t.request('GET', '/users/customThemes', { auth });
+      expect(list.body.data).toEqual([
+        { _id: arrayTheme._id, name: 'serika', colors: tuple },
+        { _id: namedTheme._id, name: 'named', colors: COLORS },
+      ]);
+      expect(
+        ((await t.request('GET', '/users', { auth })).body.data as { customThemes: unknown }).customThemes,
+      ).toEqual(list.body.data);
+
+      // An update may switch shapes: the theme is then answered in the new one.
+      const newTuple = tuple.toReversed();
+      const patched = await t.request('PATCH', '/users/customThemes', {
+        auth,
+        body: { themeId: namedTheme._id, theme: { name: 'named', colors: newTuple } },
+      });
+      expect(patched.body).toEqual({ message: 'Custom theme updated', data: null });
+      const toNamed = await t.request('PATCH', '/users/customThemes', {
+        auth,
+        body: { themeId: arrayTheme._id, theme: { name: 'serika', colors: COLORS } },
+      });
+      expect(toNamed.status).toBe(200);
+      expect((await t.request('GET', '/users/customThemes', { auth })).body.data).toEqual([
+        { _id: arrayTheme._id, name: 'serika', colors: COLORS },
+        { _id: namedTheme._id, name: 'named', colors: newTuple },
+      ]);
+    });
+
     it('allows 20 themes: the 21st is refused with 409', async () => {
       const { auth } = await signedIn();
       for (let i = 0; i < 20; i++) {
@@ -254,21 +309,38 @@ describe('tags, custom themes and favourite quotes', () => {
     });
 
     const { colorfulErrorExtra: _dropped, ...eightColors } = COLORS;
+    const TUPLE = Object.values(COLORS).toSpliced(4, 0, '#2c2e31');
     it.each([
       [
         { name: 'x', colors: eightColors },
-        '"colors.colorfulErrorExtra" must be a hex colour (#rgb or #rrggbb)',
+        '"colors" colorfulErrorExtra must be a hex colour (#rgb or #rrggbb)',
       ],
-      [{ name: 'x', colors: { ...COLORS, bg: 'red' } }, '"colors.bg" must be a hex colour (#rgb or #rrggbb)'],
+      [{ name: 'x', colors: { ...COLORS, bg: 'red' } }, '"colors" bg must be a hex colour (#rgb or #rrggbb)'],
       [
         { name: 'x', colors: { ...COLORS, bg: '#12345' } },
-        '"colors.bg" must be a hex colour (#rgb or #rrggbb)',
+        '"colors" bg must be a hex colour (#rgb or #rrggbb)',
       ],
       [
         { name: 'x', colors: { ...COLORS, subAlt: '#fff' } },
         `"colors" Unrecognized key(s) in object: 'subAlt'`,
       ],
-      [{ name: 'x', colors: Object.values(COLORS) }, '"colors" must be an object'],
+      // The original client's array must hold exactly 10 hex colours.
+      [
+        { name: 'x', colors: Object.values(COLORS) },
+        '"colors" must be an array of exactly 10 hex colours (got 9)',
+      ],
+      [
+        { name: 'x', colors: [...TUPLE, '#000'] },
+        '"colors" must be an array of exactly 10 hex colours (got 11)',
+      ],
+      [
+        { name: 'x', colors: TUPLE.with(3, 'blue') },
+        '"colors" item 3 must be a hex colour (#rgb or #rrggbb)',
+      ],
+      [
+        { name: 'x', colors: 'dark' },
+        '"colors" must be an object of the nine named hex colours or an array of 10 hex colours',
+      ],
       [
         { name: 'bad name', colors: COLORS },
         '"name" may only contain letters and digits, separated by single underscores or hyphens',
@@ -289,7 +361,9 @@ describe('tags, custom themes and favourite quotes', () => {
         body: { themeId: 'abc', theme: { name: 'only-name' } },
       });
       expect(update.status).toBe(422);
-      expect(update.body.validationErrors).toContain('"theme.colors" must be an object');
+      expect(update.body.validationErrors).toContain(
+        '"theme.colors" must be an object of the nine named hex colours or an array of 10 hex colours',
+      );
       const remove = await t.request('DELETE', '/users/customThemes', { auth, body: {} });
       expect(remove.status).toBe(422);
       expect(remove.body.validationErrors).toContain('"themeId" must be a string');

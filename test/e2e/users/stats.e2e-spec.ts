@@ -131,10 +131,12 @@ describe('personal bests, stats, streak, hour offset and test activity', () => {
     });
   });
 
-  describe('hour offset (PATCH /users/streak/hourOffset, POST /users/streakHourOffset)', () => {
+  describe('hour offset (PATCH /users/streak/hourOffset, POST /users/streakHourOffset, POST /users/setStreakHourOffset)', () => {
     it.each([
       ['PATCH', '/users/streak/hourOffset'],
       ['POST', '/users/streakHourOffset'],
+      // The original platform's path (DECISIONS.md: an alias).
+      ['POST', '/users/setStreakHourOffset'],
     ])('%s %s sets it once and resets lastResultTimestamp to now', async (method, url) => {
       const user = await createUser(t.db);
       await t.db.updateTable('users').set({ streak_last_result_at: 5 }).where('uid', '=', user.uid).execute();
@@ -153,6 +155,7 @@ describe('personal bests, stats, streak, hour offset and test activity', () => {
       for (const [m, u] of [
         ['PATCH', '/users/streak/hourOffset'],
         ['POST', '/users/streakHourOffset'],
+        ['POST', '/users/setStreakHourOffset'],
       ]) {
         const again = await t.request(m as string, u as string, { auth, body: { hourOffset: 1 } });
         expect(again.status).toBe(403);

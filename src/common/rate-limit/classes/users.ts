@@ -31,4 +31,11 @@ export const USERS_LIMITS = {
   userChatUnlink: { windowMs: HOUR, max: 15 },
   userMailGet: { windowMs: MINUTE, max: 60 },
   userMailUpdate: { windowMs: MINUTE, max: 60 },
+  // Routes the spec does not list: the original platform's classes (contract facts §4).
+  userUpdateLBMemory: { windowMs: MINUTE, max: 60 },
+  userClearPB: { windowMs: HOUR, max: 60 },
+  userCustomFilterAdd: { windowMs: HOUR, max: 60 },
+  userCustomFilterRemove: { windowMs: HOUR, max: 60 },
+  // One verification mail per 15 minutes: each one is a mail the identity provider may throttle us for.
+  userRequestVerificationEmail: { windowMs: 15 * MINUTE, max: 1 },
 } satisfies Record<string, RateLimitClass>;

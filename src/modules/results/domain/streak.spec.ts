@@ -105,10 +105,53 @@ describe('nextStreak (domain facts §3.2 test vectors)', () => {
     ).toBe(false);
   });
 
-  it('a result on the day the offset was set (streak 0) counts as day one', () => {
-    const now = at('2024-06-03T12:00:00');
-    expect(
-      nextStreak({ length: 0, maxLength: 0, lastResultTimestamp: now - 1000, hourOffset: 2 }, now).length,
-    ).toBe(1);
+  it.each([
+    // [label, offset, offset set at, results, expected lengths]
+    [
+      'offset -10 set 17:30, first result 22:30 the same offset day stays 0',
+      -10,
+      '2026-12-20T17:30:00',
+      ['2026-12-20T22:30:00'],
+      [0],
+    ],
+    [
+      'with offset -10 days start at 14:00 UTC: the next offset day counts as day one',
+      -10,
+      '2026-12-20T17:30:00',
+      ['2026-12-20T22:30:00', '2026-12-21T13:59:00', '2026-12-21T14:00:00', '2026-12-22T14:30:00'],
+      [0, 0, 1, 2],
+    ],
+    [
+      'offset +2 set at noon, results that day and the next',
+      2,
+      '2024-06-03T12:00:00',
+      ['2024-06-03T12:00:01', '2024-06-04T02:00:00'],
+      [0, 1],
+    ],
+    [
+      'a result two offset days after setting it restarts at 1',
+      0,
+      '2024-06-03T12:00:00',
+      ['2024-06-05T12:00:00'],
+      [1],
+    ],
+  ])('%s', (_label, offset, setAt, times, expected) => {
+    // Setting the offset leaves the streak length as it was (0 for a new user) and stamps the last result time.
+    let state: StreakState = { length: 0, maxLength: 0, lastResultTimestamp: at(setAt), hourOffset: offset };
+    const lengths = times.map((time) => {
+      const next = nextStreak(state, at(time));
+      state = { ...state, ...next };
+      return next.length;
+    });
+    expect(lengths).toEqual(expected);
+  });
+
+  it('a second result on the same day leaves a running streak unchanged', () => {
+    const state = { length: 4, maxLength: 6, lastResultTimestamp: at('2024-06-03T08:00:00'), hourOffset: 0 };
+    expect(nextStreak(state, at('2024-06-03T20:00:00'))).toMatchObject({
+      length: 4,
+      maxLength: 6,
+      lost: false,
+    });
   });
 });

@@ -35,7 +35,8 @@ export interface StreakUpdate {
 
 /**
  * Spec "Rules for streaks" 1-2 for a completed result at `now`: yesterday → +1, today → unchanged, otherwise the
- * streak restarts at 1.
+ * streak restarts at 1. "Unchanged" is literal: setting the hour offset stamps `lastResultTimestamp` with the time it
+ * was set, so a first result later that offset day keeps a streak of 0, as on the original (DECISIONS.md "Results").
  */
 export function nextStreak(state: StreakState, now: number): StreakUpdate {
   const offset = state.hourOffset ?? 0;
@@ -43,7 +44,7 @@ export function nextStreak(state: StreakState, now: number): StreakUpdate {
   let length: number;
   let lost = false;
   if (last !== null && isYesterday(last, now, offset)) length = state.length + 1;
-  else if (last !== null && isToday(last, now, offset)) length = Math.max(state.length, 1);
+  else if (last !== null && isToday(last, now, offset)) length = state.length;
   else {
     lost = state.length > 0;
     length = 1;

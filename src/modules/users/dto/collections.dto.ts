@@ -2,6 +2,7 @@ import { Type } from 'class-transformer';
 import { IsObject, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { IsId } from '../../../common/validation/is-id';
 import { IsLanguage } from '../../../common/validation/is-language';
+import { IsThemeColors, type ThemeColors } from '../theme-colors';
 import { IsLabel } from '../user-name';
 
 export class AddTagDto {
@@ -23,30 +24,13 @@ export class TagParamDto {
   tagId!: string;
 }
 
-const HEX = /^#([\da-f]{3}){1,2}$/i;
-const HEX_MESSAGE = 'must be a hex colour (#rgb or #rrggbb)';
-
-/** DECISIONS.md: the spec's nine named hex colours, each `#rgb` or `#rrggbb`. */
-export class ThemeColorsDto {
-  @Matches(HEX, { message: HEX_MESSAGE }) bg!: string;
-  @Matches(HEX, { message: HEX_MESSAGE }) main!: string;
-  @Matches(HEX, { message: HEX_MESSAGE }) caret!: string;
-  @Matches(HEX, { message: HEX_MESSAGE }) sub!: string;
-  @Matches(HEX, { message: HEX_MESSAGE }) text!: string;
-  @Matches(HEX, { message: HEX_MESSAGE }) error!: string;
-  @Matches(HEX, { message: HEX_MESSAGE }) errorExtra!: string;
-  @Matches(HEX, { message: HEX_MESSAGE }) colorfulError!: string;
-  @Matches(HEX, { message: HEX_MESSAGE }) colorfulErrorExtra!: string;
-}
-
+/** DECISIONS.md: the spec's nine named hex colours, or the original client's array of 10 (see theme-colors.ts). */
 export class CustomThemeDto {
   @IsLabel()
   name!: string;
 
-  @IsObject()
-  @ValidateNested()
-  @Type(() => ThemeColorsDto)
-  colors!: ThemeColorsDto;
+  @IsThemeColors()
+  colors!: ThemeColors;
 }
 
 export class EditCustomThemeDto {

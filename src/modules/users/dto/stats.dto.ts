@@ -1,4 +1,5 @@
-import { IsIn, IsNumber, IsOptional, Matches, Max, Min, ValidateBy } from 'class-validator';
+import { IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min, ValidateBy } from 'class-validator';
+import { IsLanguage } from '../../../common/validation/is-language';
 import { MODES } from '../personal-bests';
 
 export class PersonalBestsQueryDto {
@@ -30,4 +31,22 @@ export class HourOffsetDto {
     },
   })
   hourOffset!: number;
+}
+
+/** `PATCH /users/leaderboardMemory` (contract facts U7): the rank the client last saw on one board. */
+export class LeaderboardMemoryDto {
+  @IsIn(MODES)
+  mode!: string;
+
+  @IsString()
+  @Matches(/^(\d{1,6}|zen|custom)$/, { message: 'must be a number, "zen" or "custom"' })
+  mode2!: string;
+
+  @IsString()
+  @IsLanguage()
+  language!: string;
+
+  @IsInt()
+  @Min(0)
+  rank!: number;
 }

@@ -1,0 +1,36 @@
+import { Body, Controller, Get, Ip, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Auth, NoTokenCache, RateLimit, RequireConfiguration } from '../../common/auth/policy.decorators';
+import { ok } from '../../common/http/envelope';
+import type { AuthContext } from '../../common/http/request-context';
+import { ReportUserDto } from './dto/report.dto';
+import { EmailVerificationService, VERIFICATION_MESSAGES } from './email-verification.service';
+import { UserReportsService } from './user-reports.service';
+
+/** Requests a user makes of the platform's staff or mailer: a verification mail, a report of another user. */
+@ApiTags('users')
+@Controller('users')
+export class UsersRequestsController {
+  constructor(
+    private readonly verification: EmailVerificationService,
+    private readonly reports: UserReportsService,
+  ) {}
+
+  /** The token is checked with the provider (no cache): a verified or changed address must show at once. */
+  @Get('verificationEmail')
+  @NoTokenCache()
+  @RateLimit('userRequestVerificationEmail')
+  async verificationEmail(@Auth() auth: AuthContext) {
+    await this.verification.send(auth);
+    return ok(VERIFICATION_MESSAGES.sent);
+  }
+
+  /** Stored with the quote reports, for the same moderation queue (contract facts U36). */
+  @Post('report')
+  @RequireConfiguration('quotes.reporting.enabled', 'User reporting is unavailable.')
+  @RateLimit('quoteReportSubmit')
+  async report(@Auth() auth: AuthContext, @Body() body: ReportUserDto, @Ip() ip: string) {
+    await this.reports.report(auth.uid, body, ip);
+    return ok('User reported');
+  }
+}
