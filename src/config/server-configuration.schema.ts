@@ -23,7 +23,8 @@ export const SERVER_CONFIGURATION_SCHEMA = s.obj({
     maxBatchSize: s.int(1000, 1),
     botCheck: s.obj({ minWpm: s.num(130, 0), maxTestDuration: s.num(122, 0) }),
     // The spec does not name result filter presets: the original's defaults (contract facts §5), off.
-    filterPresets: s.obj({ enabled: s.bool(false), maxPresetsPerUser: s.int(0, 0) }),
+    // On by default (unlike the original's false/0) so its client's filter presets work out of the box (DECISIONS: switches on).
+    filterPresets: s.obj({ enabled: s.bool(true), maxPresetsPerUser: s.int(10, 0) }),
   }),
   quotes: s.obj({
     reporting: s.obj({ enabled: s.bool(true), maxReports: s.int(1000, 0), contentReportLimit: s.int(20, 0) }),

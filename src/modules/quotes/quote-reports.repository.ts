@@ -26,6 +26,8 @@ export interface StoredReport {
   id: string;
   uid: string;
   contentId: string;
+  /** What was reported: a quote (`contentId` is `<language>-<quote id>`) or a user (`contentId` is their uid). */
+  type: 'quote' | 'user';
   reason: string;
 }
 
@@ -99,7 +101,7 @@ export class QuoteReportsRepository {
           ? []
           : await trx
               .selectFrom('quote_reports')
-              .select(['id', 'uid', 'content_id', 'reason'])
+              .select(['id', 'uid', 'type', 'content_id', 'reason'])
               .where('id', 'in', wellFormed)
               .forUpdate()
               .execute();
@@ -108,7 +110,13 @@ export class QuoteReportsRepository {
       if (missing.length > 0) return { missing };
       await trx.deleteFrom('quote_reports').where('id', 'in', wellFormed).execute();
       await notify(
-        rows.map((r) => ({ id: r.id, uid: r.uid, contentId: r.content_id, reason: r.reason })),
+        rows.map((r) => ({
+          id: r.id,
+          uid: r.uid,
+          type: r.type === 'user' ? 'user' : 'quote',
+          contentId: r.content_id,
+          reason: r.reason,
+        })),
         trx,
       );
       return { missing: [] };

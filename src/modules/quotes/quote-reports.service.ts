@@ -19,13 +19,13 @@ export function reportMail(report: StoredReport, accepted: boolean, reason?: str
   if (accepted) {
     return {
       subject: 'Report approved',
-      body: `Your report regarding quote ${report.contentId} (${report.reason}) has been approved. Thank you.`,
+      body: `Your report regarding ${report.type} ${report.contentId} (${report.reason}) has been approved. Thank you.`,
     };
   }
   return {
     subject: 'Report denied',
     body:
-      `Sorry, but your report regarding quote ${report.contentId} (${report.reason}) has been denied.` +
+      `Sorry, but your report regarding ${report.type} ${report.contentId} (${report.reason}) has been denied.` +
       (reason ? `\nReason: ${reason}` : ''),
   };
 }

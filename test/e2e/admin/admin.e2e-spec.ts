@@ -186,6 +186,34 @@ describe('Admin: /admin/* and GET /configuration/schema', () => {
       expect((await mail(b.uid)).map((m) => m.subject)).toEqual(['Report approved']);
     });
 
+    it('accepts a user report (POST /users/report) and names the reported user in the mail', async () => {
+      const reporter = await createUser(t.db);
+      const reported = await createUser(t.db);
+      const id = randomUUID();
+      await t.db
+        .insertInto('quote_reports')
+        .values({
+          id,
+          type: 'user',
+          uid: reporter.uid,
+          content_id: reported.uid,
+          quote_id: null,
+          quote_language: null,
+          reason: 'Inappropriate name',
+          comment: '',
+          created_at: t.clock.now(),
+        })
+        .execute();
+      const res = await call('POST', '/admin/report/accept', { reports: [{ reportId: id }] });
+      expect(res.status).toBe(200);
+      expect(await mail(reporter.uid)).toEqual([
+        {
+          subject: 'Report approved',
+          body: `Your report regarding user ${reported.uid} (Inappropriate name) has been approved. Thank you.`,
+        },
+      ]);
+    });
+
     it('rejects: mails "Report denied" with the reason when given', async () => {
       const { uid } = await createUser(t.db);
       const withReason = await storedReport(uid, 21);

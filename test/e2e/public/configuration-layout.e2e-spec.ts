@@ -2,8 +2,7 @@ import { createUser } from '../../support/factories';
 import { createTestApp, type TestApp } from '../../support/test-app';
 
 /**
- * Every key of the original platform's configuration (contract facts §5) that its client reads, except
- * `results.filterPresets.*` (added with the result filter presets).
+ * Every key of the original platform's configuration (contract facts §5) that its client reads.
  */
 const ORIGINAL_KEYS = [
   'maintenance',
@@ -13,6 +12,8 @@ const ORIGINAL_KEYS = [
   'results.limits.regularUser',
   'results.limits.premiumUser',
   'results.maxBatchSize',
+  'results.filterPresets.enabled',
+  'results.filterPresets.maxPresetsPerUser',
   'quotes.reporting.enabled',
   'quotes.reporting.maxReports',
   'quotes.reporting.contentReportLimit',

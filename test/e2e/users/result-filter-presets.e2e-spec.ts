@@ -144,13 +144,13 @@ describe('result filter presets: POST /users/resultFilterPresets, DELETE /users/
     }
   });
 
-  it('is off with the original defaults (disabled, 0 per user)', async () => {
+  it('is on by default with 10 presets per user (the original ships it off; its client expects it)', async () => {
     const fresh = await createTestApp();
     try {
       const config = (await fresh.request('GET', '/configuration')).body.data as {
         results: { filterPresets: unknown };
       };
-      expect(config.results.filterPresets).toEqual({ enabled: false, maxPresetsPerUser: 0 });
+      expect(config.results.filterPresets).toEqual({ enabled: true, maxPresetsPerUser: 10 });
     } finally {
       await fresh.close();
     }
