@@ -1,4 +1,5 @@
 import { IsIn, IsNumber, IsOptional, Matches, Max, Min, ValidateBy } from 'class-validator';
+import { ToText } from '../../../common/validation/transforms';
 import { MODES } from '../personal-bests';
 
 export class PersonalBestsQueryDto {
@@ -7,6 +8,7 @@ export class PersonalBestsQueryDto {
   mode?: string;
 
   @IsOptional()
+  @ToText()
   @Matches(/^(\d{1,6}|zen|custom)$/, { message: 'must be a number, "zen" or "custom"' })
   @ValidateBy({
     name: 'needsMode',
