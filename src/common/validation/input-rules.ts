@@ -1,14 +1,15 @@
 import { getMetadataStorage, type ValidationError } from 'class-validator';
 import { isNullable } from './nullable';
 
-/** NUL (PostgreSQL text refuses it) and UTF-16 halves without their pair (`encodeURIComponent` throws on them). */
-const BAD_CHARACTERS = /[\u0000]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/** UTF-16 halves without their pair (`encodeURIComponent` throws on them, PostgreSQL cannot store them). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 export const BAD_STRING_MESSAGE = 'must not contain NUL characters or unpaired surrogates';
 export const UNSAFE_NUMBER_MESSAGE = `must be a finite number between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`;
 export const NULL_MESSAGE = 'must not be null';
 
 export function hasBadCharacters(text: string): boolean {
-  return BAD_CHARACTERS.test(text);
+  // NUL: PostgreSQL text and jsonb refuse it.
+  return text.includes('\u0000') || LONE_SURROGATE.test(text);
 }
 
 /** Optional, non-nullable properties of a DTO class (cached; metadata never changes after start-up). */
@@ -81,8 +82,10 @@ export function inputRuleErrors(input: unknown, instance?: unknown): ValidationE
     if (raw === null && optional?.has(key)) constraints.isNotNull = NULL_MESSAGE;
     Object.assign(constraints, leafProblem(value));
     const children = isObject(raw) ? inputRuleErrors(raw, isObject(value) ? value : undefined) : [];
-    if (Object.keys(constraints).length > 0 || children.length > 0)
-      errors.push(error(key, constraints, children));
+    if (Object.keys(constraints).length > 0 || children.length > 0) {
+      // A bad key is named escaped (`a\u0000`), so the message itself stays printable text.
+      errors.push(error(constraints.badKey ? JSON.stringify(key).slice(1, -1) : key, constraints, children));
+    }
   }
   return errors;
 }
