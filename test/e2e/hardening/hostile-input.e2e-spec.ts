@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { createUser } from '../../support/factories';
+import { clientResult, signed } from '../results/result-factory';
 import { createTestApp, type TestApp } from '../../support/test-app';
 import { expectEnvelope, stateDigest, UNLIMITED_CONFIGURATION, UNLIMITED_ENV } from './support';
 
@@ -140,9 +141,33 @@ describe('hostile input', () => {
       expectEnvelope(res, 422, 'Invalid request data schema');
     });
 
-    it('answers the largest safe page with an empty page, not a crash', async () => {
-      const res = await t.request('GET', `/leaderboards/xp/weekly?page=${Number.MAX_SAFE_INTEGER}`);
+    it.each([
+      '/leaderboards/xp/weekly?page=9007199254740991',
+      '/leaderboards?language=english&mode=time&mode2=15&page=9007199254740991',
+      '/leaderboards/daily?language=english&mode=time&mode2=15&page=9007199254740991&pageSize=200',
+    ])('answers the largest safe page or offset with an empty list, not a crash: %s', async (url) => {
+      const res = await t.request('GET', url, { auth });
       expect(res.status).toBe(200);
+    });
+
+    it('answers the largest safe offset without a crash', async () => {
+      const res = await refused('GET', '/results?offset=9007199254740991');
+      expect(res.status).toBeLessThan(500);
+      if (res.status !== 200) expectEnvelope(res, res.status);
+    });
+
+    it.each([
+      ['restartCount', { restartCount: 2 ** 31 }],
+      ['charStats.0', { charStats: [2 ** 31, 0, 0, 0] }],
+    ])('refuses a result whose %s overflows its integer column (422)', async (field, overrides) => {
+      t.clock.advance(10 * 60_000);
+      const res = await refused('POST', '/results', {
+        body: { result: signed(clientResult(overrides), uid) },
+      });
+      expectEnvelope(res, 422, 'Invalid request data schema');
+      expect(res.body.validationErrors?.some((e) => e.startsWith(`"result.${field.split('.')[0]}"`))).toBe(
+        true,
+      );
     });
   });
 
