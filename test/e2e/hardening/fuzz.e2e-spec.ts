@@ -6,7 +6,7 @@ import { routeTable, type RouteInfo } from './route-table';
 import { UNLIMITED_CONFIGURATION, UNLIMITED_ENV } from './support';
 
 /** Bounded: a few hundred requests keep the suite well under a minute on a shared machine. */
-const NUM_RUNS = Number(process.env.FUZZ_RUNS ?? 400);
+const NUM_RUNS = Number(process.env.FUZZ_RUNS ?? 1_000);
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2_147_483_647);
 
 // ---- hostile values, as raw JSON text (so non-JSON numbers like 1e400 and -0 reach the parser as sent) ----------
@@ -54,6 +54,36 @@ const rawLeaf = fc.oneof(
   fc.double({ noNaN: true, noDefaultInfinity: true }).map((n) => JSON.stringify(n)),
 );
 
+/** Values a real client sends, so that some bodies pass validation and the handlers behind it are reached. */
+const plausibleLeaf = fc.constantFrom(
+  '"ok"',
+  '"fuzzname"',
+  '"time"',
+  '"words"',
+  '"15"',
+  '"60"',
+  '"english"',
+  '"normal"',
+  '"pending"',
+  '"accepted"',
+  '"blocked"',
+  '"0123456789abcdef01234567"',
+  '"n@example.com"',
+  '"https://example.com"',
+  '"#ffffff"',
+  'true',
+  'false',
+  '0',
+  '1',
+  '15',
+  '100',
+  '[]',
+  '{}',
+  '["ok"]',
+);
+
+const leaf = fc.oneof({ weight: 3, arbitrary: plausibleLeaf }, { weight: 2, arbitrary: rawLeaf });
+
 function rawValue(keys: string[]): fc.Arbitrary<string> {
   const key = fc.oneof(
     { weight: 4, arbitrary: keys.length > 0 ? fc.constantFrom(...keys) : fc.constant('name') },
@@ -64,7 +94,7 @@ function rawValue(keys: string[]): fc.Arbitrary<string> {
   const { tree } = fc.letrec<{ tree: string }>((tie) => ({
     tree: fc.oneof(
       { depthSize: 'small', withCrossShrink: true },
-      rawLeaf,
+      leaf,
       fc
         .array(fc.tuple(key, tie('tree')), { maxLength: 5 })
         .map((entries) => `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`),
@@ -96,13 +126,28 @@ const malformed = fc.constantFrom(
 function body(route: RouteInfo): fc.Arbitrary<string | undefined> {
   const keys = route.bodyKeys.length > 0 ? route.bodyKeys : ['result', 'name'];
   const object = fc
-    .array(fc.tuple(fc.oneof(fc.constantFrom(...keys), fc.constantFrom(...INHERITED)), rawValue(keys)), {
-      minLength: 1,
-      maxLength: 6,
-    })
+    .array(
+      fc.tuple(
+        fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...keys) }, fc.constantFrom(...INHERITED)),
+        rawValue(keys),
+      ),
+      {
+        minLength: 1,
+        maxLength: 6,
+      },
+    )
+    .map((entries) => `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`);
+  // Every declared key with a plausible value, some hostile: most likely to get past validation to the handler.
+  const complete = fc
+    .tuple(
+      ...keys.map((k) =>
+        fc.tuple(fc.constant(k), fc.oneof({ weight: 4, arbitrary: plausibleLeaf }, rawValue(keys))),
+      ),
+    )
     .map((entries) => `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`);
   return fc.oneof(
-    { weight: 6, arbitrary: object },
+    { weight: 4, arbitrary: complete },
+    { weight: 4, arbitrary: object },
     { weight: 2, arbitrary: rawValue(keys) },
     { weight: 1, arbitrary: deepNesting },
     { weight: 1, arbitrary: malformed },
@@ -125,8 +170,28 @@ const contentType = fc.oneof(
   },
 );
 
+const plausibleQuery = fc.oneof(
+  plausibleLeaf.map(encodeURIComponent),
+  fc.constantFrom(
+    'english',
+    'time',
+    'words',
+    '15',
+    '60',
+    '10',
+    '0',
+    '1',
+    'true',
+    'false',
+    'pending',
+    'incoming',
+  ),
+);
+
 /** Query values as they appear in the URL: bare, JSON-encoded, or broken encodings. */
 const queryValue = fc.oneof(
+  plausibleLeaf,
+  plausibleLeaf.map(encodeURIComponent),
   rawValue([]).map(encodeURIComponent),
   fc.constantFrom('15', 'time', 'english', 'true', '0', '-1', '1e400', '-0', '99999999999999999999'),
   fc.constantFrom('%00', '%ZZ', '%C0%AE', '%ED%A0%80', '%E0%A4%A', '', '%5B%5B%5B%5B%5D%5D%5D%5D'),
@@ -134,12 +199,24 @@ const queryValue = fc.oneof(
 );
 
 function query(route: RouteInfo): fc.Arbitrary<string> {
-  const keys = [...route.queryKeys, 'page', 'mode2', ...INHERITED];
-  const key = fc.oneof(fc.constantFrom(...keys).map(encodeURIComponent), fc.constantFrom('%00', 'a%ZZ'));
+  const keys = route.queryKeys.length > 0 ? route.queryKeys : ['page'];
+  const key = fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom(...keys) },
+    { weight: 1, arbitrary: fc.constantFrom(...INHERITED).map(encodeURIComponent) },
+    { weight: 1, arbitrary: fc.constantFrom('%00', 'a%ZZ', 'mode2', 'x') },
+  );
+  const join = (pairs: [string, string][]) => pairs.map(([k, v]) => `${k}=${v}`).join('&');
   // Repeated keys come naturally from the list.
-  return fc
-    .array(fc.tuple(key, queryValue), { maxLength: 5 })
-    .map((pairs) => pairs.map(([k, v]) => `${k}=${v}`).join('&'));
+  const loose = fc.array(fc.tuple(key, queryValue), { maxLength: 5 }).map(join);
+  // Every declared key, mostly plausible: reaches the handlers behind query validation.
+  const complete = fc
+    .tuple(
+      ...keys.map((k) =>
+        fc.tuple(fc.constant(k), fc.oneof({ weight: 4, arbitrary: plausibleQuery }, queryValue)),
+      ),
+    )
+    .map(join);
+  return fc.oneof(loose, complete);
 }
 
 const pathValue = fc.oneof(
@@ -211,6 +288,8 @@ describe('fuzz: hostile requests over every route', () => {
   let uid: string;
   let routes: RouteInfo[];
   const stats = { requests: 0, serverErrors: 0, refused: 0, byStatus: new Map<number, number>() };
+  /** With FUZZ_VERBOSE=1, the statuses each route answered (to see which handlers the run reached). */
+  const byRoute = new Map<string, Map<number, number>>();
 
   beforeAll(async () => {
     t = await createTestApp({
@@ -231,6 +310,11 @@ describe('fuzz: hostile requests over every route', () => {
       `fuzz: ${stats.requests} requests over ${routes.length} routes, ${stats.serverErrors} answered 5xx, ` +
         `${stats.refused} refused; by status ${JSON.stringify(Object.fromEntries([...stats.byStatus].sort()))}`,
     );
+    if (process.env.FUZZ_VERBOSE) {
+      for (const [route, statuses] of [...byRoute].sort()) {
+        console.log(`${route}: ${JSON.stringify(Object.fromEntries(statuses))}`);
+      }
+    }
     await t.close();
   });
 
@@ -271,6 +355,10 @@ describe('fuzz: hostile requests over every route', () => {
         stats.requests += 1;
         stats.byStatus.set(res.status, (stats.byStatus.get(res.status) ?? 0) + 1);
         if (res.status >= 500) stats.serverErrors += 1;
+        const routeKey = `${c.route.method} ${c.route.path}`;
+        const routeStats = byRoute.get(routeKey) ?? new Map<number, number>();
+        routeStats.set(res.status, (routeStats.get(res.status) ?? 0) + 1);
+        byRoute.set(routeKey, routeStats);
         const context = `${c.route.method} ${url} ${c.contentType} ${c.body?.slice(0, 200)} → ${res.status} ${res.text.slice(0, 300)}`;
 
         expect({ context, serverError: res.status >= 500 }).toEqual({ context, serverError: false });
