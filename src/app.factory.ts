@@ -102,8 +102,22 @@ function configureFrameworkErrors(fastify: FastifyInstance, adapter: EnvelopeFas
 /**
  * The router refuses a malformed URL (400) or an over-long path parameter (414) before any hook runs, in a context
  * whose error handler is Fastify's default (`{statusCode, code, error}`), so they are answered with the envelope here.
+ * Like Nest's own handler for these, it first runs Nest's security-headers hook (`app.useSecurityHeaders()`), if any.
  */
-function routerErrorReply(error: Error, request: FastifyRequest, reply: FastifyReply): void {
+function routerErrorReply(
+  adapter: FastifyAdapter | undefined,
+  error: Error,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  try {
+    (adapter as unknown as { securityHook?: (req: FastifyRequest, raw: unknown) => void })?.securityHook?.(
+      request,
+      reply.raw,
+    );
+  } catch {
+    // The request is refused either way; a throw here would escape the router.
+  }
   const { status, body } = toErrorResponse(error, request);
   void reply.code(status).header('X-Compatibility-Check', String(COMPATIBILITY_CHECK)).send(body);
 }
@@ -173,6 +187,8 @@ export interface CreateAppOptions extends AppModuleOptions {
 /** Builds the whole application (not yet listening). Production, dev, tests and the benchmark all start here. */
 export async function createApp(options: CreateAppOptions): Promise<NestFastifyApplication> {
   const { env } = options;
+  // The router's error callback is an option of the adapter's own constructor, so it reaches the adapter this way.
+  const created: { adapter?: EnvelopeFastifyAdapter } = {};
   const adapter = new EnvelopeFastifyAdapter({
     bodyLimit: env.bodyLimitBytes,
     // Fastify takes a hop count too; Nest's option type only lists the boolean and string forms.
@@ -180,10 +196,12 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200, querystringParser: parseJsonQuery },
     // Our onRequest hook answers during shutdown (with the envelope); Fastify's own 503 writes its own body.
     return503OnClosing: false,
-    frameworkErrors: routerErrorReply,
+    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) =>
+      routerErrorReply(created.adapter, error, request, reply),
     clientErrorHandler: envelopeClientErrorHandler,
     requestTimeout: 30_000,
   });
+  created.adapter = adapter;
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options), adapter, {
     bufferLogs: options.bufferLogs ?? true,
     // We register the JSON parser ourselves (configureHttp).
