@@ -1,8 +1,14 @@
+import type { Socket } from 'node:net';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { AppModule, type AppModuleOptions } from './app.module';
+import { MESSAGES } from './common/app-error';
+import { toErrorResponse } from './common/filters/error-response';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from './common/validation/json-limits';
+import { parseJsonQuery } from './common/validation/json-query';
 import type { AppEnv } from './config/env';
 import { MetricsService } from './modules/status/metrics.service';
 
@@ -39,8 +45,25 @@ function configureHttp(app: NestFastifyApplication, env: AppEnv): void {
     done();
   });
 
-  // An empty body with a JSON content type counts as no body (the DTO then reports what is missing) rather than a
-  // parse error; anything else goes through Fastify's own parser with prototype-poisoning protection.
+  configureJsonParser(fastify);
+  configureFrameworkErrors(fastify, app.getHttpAdapter() as EnvelopeFastifyAdapter);
+
+  app.enableCors({
+    origin: env.corsOrigins === '*' ? '*' : env.corsOrigins,
+    exposedHeaders: EXPOSED_HEADERS,
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Client-Version', 'Client-Version'],
+    methods: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS'],
+    maxAge: 86400,
+  });
+}
+
+/**
+ * An empty body with a JSON content type counts as no body (the DTO then reports what is missing) rather than a parse
+ * error; anything else goes through Fastify's own parser with prototype-poisoning protection, after a nesting-depth
+ * check (400, like malformed JSON) so that nothing recursive downstream can overflow the stack. The size limit is
+ * Fastify's `bodyLimit` (413).
+ */
+function configureJsonParser(fastify: FastifyInstance): void {
   const defaultJson = fastify.getDefaultJsonParser('error', 'error');
   // JSON only: other content types get 415 instead of reaching a DTO as a string.
   fastify.removeAllContentTypeParsers();
@@ -51,16 +74,91 @@ function configureHttp(app: NestFastifyApplication, env: AppEnv): void {
       done(null, undefined);
       return;
     }
+    if (exceedsJsonDepth(body as string, MAX_JSON_DEPTH)) {
+      done(Object.assign(new Error(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`), { statusCode: 400 }));
+      return;
+    }
     defaultJson(request, body as string, done);
   });
+}
 
-  app.enableCors({
-    origin: env.corsOrigins === '*' ? '*' : env.corsOrigins,
-    exposedHeaders: EXPOSED_HEADERS,
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-Client-Version', 'Client-Version'],
-    methods: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS'],
-    maxAge: 86400,
+/**
+ * Errors in Fastify's hooks and parsers (body too large, unsupported media type, malformed JSON) reach our exception
+ * filter through the error handler Nest installs. Requests arriving while the app shuts down are answered here, with
+ * 503 in the envelope (Fastify's own 503 writes its own body). The router's errors: `routerErrorReply`; the HTTP
+ * parser's: `envelopeClientErrorHandler`.
+ */
+function configureFrameworkErrors(fastify: FastifyInstance, adapter: EnvelopeFastifyAdapter): void {
+  fastify.addHook('onRequest', (request, reply, done) => {
+    if (!adapter.shuttingDown) {
+      done();
+      return;
+    }
+    if (request.raw.httpVersionMajor !== 2) void reply.header('Connection', 'close');
+    void reply.code(503).send({ message: SHUTTING_DOWN, data: null });
   });
+}
+
+/**
+ * The router refuses a malformed URL (400) or an over-long path parameter (414) before any hook runs, in a context
+ * whose error handler is Fastify's default (`{statusCode, code, error}`), so they are answered with the envelope here.
+ * Like Nest's own handler for these, it first runs Nest's security-headers hook (`app.useSecurityHeaders()`), if any.
+ */
+function routerErrorReply(
+  adapter: FastifyAdapter | undefined,
+  error: Error,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  try {
+    (adapter as unknown as { securityHook?: (req: FastifyRequest, raw: unknown) => void })?.securityHook?.(
+      request,
+      reply.raw,
+    );
+  } catch {
+    // The request is refused either way; a throw here would escape the router.
+  }
+  const { status, body } = toErrorResponse(error, request);
+  void reply.code(status).header('X-Compatibility-Check', String(COMPATIBILITY_CHECK)).send(body);
+}
+
+const SHUTTING_DOWN = 'Server is shutting down, please try again';
+
+const CLIENT_ERRORS: Record<string, [number, string, string]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'Request timeout'],
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'Request headers are too large'],
+};
+
+/**
+ * Requests Node's HTTP parser refuses never reach Fastify (headers too large, timeouts, garbage): Fastify's default
+ * handler writes its own body straight to the socket, so this one writes ours.
+ */
+function envelopeClientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, message] = CLIENT_ERRORS[error.code ?? ''] ?? [
+    400,
+    'Bad Request',
+    MESSAGES.invalidParameters,
+  ];
+  const body = JSON.stringify({ message, data: null });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nX-Compatibility-Check: ${COMPATIBILITY_CHECK}\r\n` +
+        `Connection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}
+
+/** Remembers that Nest began shutting down (before its destroy hooks close pools), for the 503 hook. */
+class EnvelopeFastifyAdapter extends FastifyAdapter {
+  shuttingDown = false;
+
+  override beforeClose(): void {
+    this.shuttingDown = true;
+    super.beforeClose();
+  }
 }
 
 function configureDocs(app: NestFastifyApplication): void {
@@ -89,13 +187,21 @@ export interface CreateAppOptions extends AppModuleOptions {
 /** Builds the whole application (not yet listening). Production, dev, tests and the benchmark all start here. */
 export async function createApp(options: CreateAppOptions): Promise<NestFastifyApplication> {
   const { env } = options;
-  const adapter = new FastifyAdapter({
+  // The router's error callback is an option of the adapter's own constructor, so it reaches the adapter this way.
+  const created: { adapter?: EnvelopeFastifyAdapter } = {};
+  const adapter = new EnvelopeFastifyAdapter({
     bodyLimit: env.bodyLimitBytes,
     // Fastify takes a hop count too; Nest's option type only lists the boolean and string forms.
     trustProxy: env.trustProxy as boolean,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200, querystringParser: parseJsonQuery },
+    // Our onRequest hook answers during shutdown (with the envelope); Fastify's own 503 writes its own body.
+    return503OnClosing: false,
+    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) =>
+      routerErrorReply(created.adapter, error, request, reply),
+    clientErrorHandler: envelopeClientErrorHandler,
     requestTimeout: 30_000,
   });
+  created.adapter = adapter;
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options), adapter, {
     bufferLogs: options.bufferLogs ?? true,
     // We register the JSON parser ourselves (configureHttp).

@@ -75,6 +75,9 @@ export function toErrorResponse(
       body: { message: `Unknown request URL (${request.method}: ${pathOf(request)})`, data: null },
     };
   }
+  if (status === 503) {
+    return { status, body: { message: 'Service unavailable', data: null } };
+  }
   if (status !== undefined && status < 500) {
     return {
       status,

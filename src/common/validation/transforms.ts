@@ -17,3 +17,12 @@ export const ToBoolean = () =>
     if (value === 'false') return false;
     return value;
   });
+
+/**
+ * A text field that may look numeric (`mode2`): in JSON query mode `mode2=15` arrives as the number 15 and
+ * `mode2=%2215%22` as the string "15"; both mean "15" (the original converts the number the same way).
+ */
+export const ToText = () =>
+  Transform(({ value }: { value: unknown }) =>
+    typeof value === 'number' && Number.isFinite(value) ? String(value) : value,
+  );

@@ -1,6 +1,7 @@
 import { Type } from 'class-transformer';
-import { IsInt, IsString, Max, ValidateNested } from 'class-validator';
+import { IsInt, IsOptional, IsString, Max, ValidateNested } from 'class-validator';
 import { MESSAGES, ValidationFailed } from '../app-error';
+import { Nullable } from './nullable';
 import { AppValidationPipe } from './validation.pipe';
 
 class Inner {
@@ -16,6 +17,22 @@ class Outer {
   @ValidateNested()
   @Type(() => Inner)
   inner!: Inner;
+}
+
+class Optionals {
+  @IsOptional()
+  @IsString()
+  note?: string;
+
+  @IsOptional()
+  @Nullable()
+  @IsString()
+  clearable?: string | null;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => Inner)
+  inner?: Inner;
 }
 
 describe('AppValidationPipe', () => {
@@ -48,5 +65,66 @@ describe('AppValidationPipe', () => {
     const value = pipe.transform({ name: 'x', inner: { level: 1 } }, { type: 'body', metatype: Outer });
     expect(value).toBeInstanceOf(Outer);
     expect(pipe.transform('abc', { type: 'param', metatype: String })).toBe('abc');
+  });
+
+  describe('rules every input obeys', () => {
+    const failing = (
+      value: unknown,
+      metatype: unknown = Optionals,
+      type: 'body' | 'query' | 'param' = 'body',
+    ) => {
+      try {
+        pipe.transform(value, {
+          type,
+          metatype: metatype as never,
+          data: type === 'param' ? 'id' : undefined,
+        });
+      } catch (e) {
+        return (e as ValidationFailed).validationErrors;
+      }
+      throw new Error('expected a validation failure');
+    };
+
+    it('refuses null on optional fields, with the path, unless @Nullable()', () => {
+      expect(failing({ note: null })).toEqual(['"note" must not be null']);
+      expect(failing({ inner: { level: 1 }, note: null, extra: 1 })).toEqual([
+        "Unrecognized key(s) in object: 'extra'",
+        '"note" must not be null',
+      ]);
+      expect(pipe.transform({ clearable: null }, { type: 'body', metatype: Optionals })).toEqual(
+        Object.assign(new Optionals(), { clearable: null }),
+      );
+    });
+
+    it('treats keys every object inherits as unknown keys, at any depth', () => {
+      expect(failing({ constructor: { a: 1 } })).toEqual(["Unrecognized key(s) in object: 'constructor'"]);
+      expect(failing({ inner: { level: 1, toString: 'x', valueOf: 1 } })).toEqual([
+        "\"inner\" Unrecognized key(s) in object: 'toString', 'valueOf'",
+      ]);
+      expect(failing(JSON.parse('{"__proto__":{"x":1}}'))).toEqual([
+        "Unrecognized key(s) in object: '__proto__'",
+      ]);
+    });
+
+    it('refuses NUL and unpaired surrogates in values and keys', () => {
+      const problem = 'must not contain NUL characters or unpaired surrogates';
+      expect(failing({ note: 'a\u0000b' })).toEqual([`"note" ${problem}`]);
+      expect(failing({ note: '\udc00' })).toEqual([`"note" ${problem}`]);
+      expect(failing({ note: 'x\ud800' })).toEqual([`"note" ${problem}`]);
+      expect(pipe.transform({ note: '😀 ok' }, { type: 'body', metatype: Optionals })).toBeInstanceOf(
+        Optionals,
+      );
+      expect(failing('a\u0000', String, 'param')).toEqual([`"id" ${problem}`]);
+      expect(failing({ result: { 'a\u0000': 1 } }, Object)).toEqual([`"result.a\\u0000" key ${problem}`]);
+    });
+
+    it('refuses numbers outside the safe-integer range, also after a query conversion', () => {
+      expect(failing({ name: 'x', inner: { level: -1e20 } }, Outer)).toEqual([
+        `"inner.level" must be a finite number between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`,
+      ]);
+      expect(failing({ list: [1, 2, Infinity] }, Object)).toEqual([
+        `"list.2" must be a finite number between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`,
+      ]);
+    });
   });
 });

@@ -2,6 +2,7 @@ import { Injectable, type ArgumentMetadata, type PipeTransform } from '@nestjs/c
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import { MESSAGES, ValidationFailed } from '../app-error';
+import { inputRuleErrors, leafRuleErrors, mergeValidationErrors } from './input-rules';
 
 const PASS_THROUGH = new Set<unknown>([String, Boolean, Number, Array, Object, undefined]);
 
@@ -46,26 +47,41 @@ export function formatValidationErrors(errors: ValidationError[], parent = ''): 
 export class AppValidationPipe implements PipeTransform {
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
     const { metatype, type } = metadata;
-    if (type === 'custom' || PASS_THROUGH.has(metatype) || typeof metatype !== 'function') return value;
+    if (type === 'custom') return value;
     const isBody = type === 'body';
     const status = isBody ? 422 : 400;
     const message = isBody ? MESSAGES.invalidBody : MESSAGES.invalidParameters;
+    if (PASS_THROUGH.has(metatype) || typeof metatype !== 'function') {
+      // Untyped bodies (handed on to a route pipe) and plain string parameters still get the rules every input obeys.
+      const errors =
+        typeof value === 'object' && value !== null
+          ? inputRuleErrors(value)
+          : leafRuleErrors(metadata.data ?? type, value);
+      if (errors.length > 0) throw new ValidationFailed(status, message, formatValidationErrors(errors));
+      return value;
+    }
 
     const input = value === undefined || value === null ? {} : value;
     if (typeof input !== 'object' || Array.isArray(input)) {
       throw new ValidationFailed(status, message, [`Expected object, received ${typeName(input)}`]);
     }
+    // First the rules on the value as received: class-transformer and class-validator themselves throw on some of
+    // what they refuse (an inherited key holding an object, a lone surrogate given to IsEmail).
+    const received = inputRuleErrors(input);
+    if (received.length > 0) throw new ValidationFailed(status, message, formatValidationErrors(received));
     const instance = plainToInstance(
       metatype as new () => object,
       { ...input },
       { exposeDefaultValues: true },
     );
-    const errors = validateSync(instance, {
+    const classErrors = validateSync(instance, {
       whitelist: true,
       forbidNonWhitelisted: true,
       forbidUnknownValues: true,
       validationError: { target: false, value: false },
     });
+    // Then the rules that need the DTO classes (nullability) or the converted values (query numbers).
+    const errors = mergeValidationErrors(classErrors, inputRuleErrors(input, instance));
     if (errors.length > 0) throw new ValidationFailed(status, message, formatValidationErrors(errors));
     return instance;
   }

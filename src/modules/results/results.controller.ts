@@ -34,8 +34,10 @@ import { ResultsTagsService } from './results-tags.service';
 
 /** The `result` object exactly as received (the hash covers it as the client sent it, not the parsed DTO). */
 const ReceivedResult = createParamDecorator((_: unknown, ctx: ExecutionContext): Record<string, unknown> => {
-  const body = ctx.switchToHttp().getRequest<FastifyRequest>().body as { result?: Record<string, unknown> };
-  return body.result ?? {};
+  // A `null` or empty body reaches here before the pipe refuses it (422), so it must not be dereferenced blindly.
+  const body = ctx.switchToHttp().getRequest<FastifyRequest>().body as
+    { result?: Record<string, unknown> } | null | undefined;
+  return body?.result ?? {};
 });
 
 const ClientVersion = createParamDecorator((_: unknown, ctx: ExecutionContext): string | undefined => {

@@ -9,7 +9,7 @@ import {
   type ValidationArguments,
 } from 'class-validator';
 import { IsLanguage } from '../../../common/validation/is-language';
-import { ToBoolean, ToNumber } from '../../../common/validation/transforms';
+import { ToBoolean, ToNumber, ToText } from '../../../common/validation/transforms';
 import {
   isLeaderboardMode,
   isLeaderboardMode2,
@@ -39,6 +39,7 @@ export class BoardQuery {
   @IsIn(Object.keys(LEADERBOARD_MODES))
   mode!: LeaderboardMode;
 
+  @ToText()
   @IsLeaderboardMode2()
   mode2!: string;
 

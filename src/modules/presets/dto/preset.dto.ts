@@ -16,6 +16,7 @@ import {
 } from 'class-validator';
 import { IsId } from '../../../common/validation/is-id';
 import { PartialConfigDto } from '../../configs/config-schema';
+import { Nullable } from '../../../common/validation/nullable';
 
 /** The original client's setting groups a preset may be limited to. */
 export const SETTING_GROUPS = [
@@ -54,6 +55,7 @@ class PresetFieldsDto {
 
   /** Absent or null: the preset applies every key of its config. */
   @IsOptional()
+  @Nullable()
   @IsArray()
   @ArrayMinSize(1)
   @IsIn([...SETTING_GROUPS], { each: true })

@@ -1,5 +1,6 @@
 import { IsOptional, IsString } from 'class-validator';
 import { IsId } from '../../../common/validation/is-id';
+import { Nullable } from '../../../common/validation/nullable';
 
 export class RejectQuoteDto {
   @IsString()
@@ -10,11 +11,13 @@ export class RejectQuoteDto {
 export class ApproveQuoteDto extends RejectQuoteDto {
   /** Replaces the submitted text when non-empty. */
   @IsOptional()
+  @Nullable()
   @IsString()
   editText?: string | null;
 
   /** Replaces the submitted source when non-empty. */
   @IsOptional()
+  @Nullable()
   @IsString()
   editSource?: string | null;
 }

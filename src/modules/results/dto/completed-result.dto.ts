@@ -20,6 +20,9 @@ import { IsLanguage } from '../../../common/validation/is-language';
 import { CHALLENGES } from '../domain/challenges';
 import { IsChartData, IsFunboxName, IsKeyTimings, IsMode2ForMode } from './result-validators';
 
+/** `integer` columns (restart_count, char_stats): larger values made PostgreSQL fail the whole submission (500). */
+const INT4_MAX = 2_147_483_647;
+
 /** Optional, but `null` is not a value: it fails the field's checks (as the original client's schema). */
 const Optional = () => ValidateIf((_object: unknown, value: unknown) => value !== undefined);
 
@@ -134,6 +137,7 @@ export class CompletedResultDto {
   @Optional()
   @IsInt()
   @Min(0)
+  @Max(INT4_MAX)
   restartCount: number = 0;
 
   @Optional()
@@ -161,6 +165,7 @@ export class CompletedResultDto {
   @ArrayMaxSize(4)
   @IsInt({ each: true })
   @Min(0, { each: true })
+  @Max(INT4_MAX, { each: true })
   charStats?: [number, number, number, number];
 
   @Optional()

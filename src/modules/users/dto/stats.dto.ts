@@ -1,5 +1,6 @@
 import { IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min, ValidateBy } from 'class-validator';
 import { IsLanguage } from '../../../common/validation/is-language';
+import { ToText } from '../../../common/validation/transforms';
 import { MODES } from '../personal-bests';
 
 export class PersonalBestsQueryDto {
@@ -8,6 +9,7 @@ export class PersonalBestsQueryDto {
   mode?: string;
 
   @IsOptional()
+  @ToText()
   @Matches(/^(\d{1,6}|zen|custom)$/, { message: 'must be a number, "zen" or "custom"' })
   @ValidateBy({
     name: 'needsMode',
