@@ -47,6 +47,10 @@ describe('GET /public/speedHistogram, GET /public/typingStats', () => {
       expect((await histogram({ language: 'english', mode: 'words', mode2: 10 })).body.data).toEqual({
         '80': 1,
       });
+      // The original client's JSON query encoding: mode2=%2260%22.
+      expect((await histogram({ language: 'english', mode: 'time', mode2: '"60"' })).body.data).toEqual({
+        '80': 1,
+      });
     });
 
     it('answers {} for a board that does not exist', async () => {

@@ -1,5 +1,6 @@
 import { IsString, MaxLength } from 'class-validator';
 import { IsLanguage } from '../../../common/validation/is-language';
+import { ToText } from '../../../common/validation/transforms';
 
 /**
  * `GET /public/speedHistogram` (strict). Any mode and mode2 are accepted, as in the original: a combination without
@@ -14,6 +15,8 @@ export class SpeedHistogramQueryDto {
   @MaxLength(20)
   mode!: string;
 
+  // `mode2=15` arrives as the number 15 in JSON query mode.
+  @ToText()
   @IsString()
   @MaxLength(20)
   mode2!: string;
