@@ -93,7 +93,7 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     bodyLimit: env.bodyLimitBytes,
     // Fastify takes a hop count too; Nest's option type only lists the boolean and string forms.
     trustProxy: env.trustProxy as boolean,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
     requestTimeout: 30_000,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options), adapter, {

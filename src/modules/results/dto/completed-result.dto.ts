@@ -15,6 +15,7 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
+import { IsUid } from '../../../common/auth/uid';
 import { IsId } from '../../../common/validation/is-id';
 import { IsLanguage } from '../../../common/validation/is-language';
 import { CHALLENGES } from '../domain/challenges';
@@ -185,8 +186,9 @@ export class CompletedResultDto {
   @IsChartData()
   chartData?: { wpm: number[]; burst: number[]; err: number[] } | 'toolong';
 
+  /** The caller's uid as the client hashed it: any uid the identity provider issues (checked against the caller). */
   @Optional()
-  @IsId()
+  @IsUid()
   uid?: string;
 
   @Optional()
