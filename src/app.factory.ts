@@ -1,9 +1,11 @@
+import helmet from '@fastify/helmet';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { AppModule, type AppModuleOptions } from './app.module';
 import type { AppEnv } from './config/env';
+import { startMetricsServer } from './modules/status/metrics-server';
 import { MetricsService } from './modules/status/metrics.service';
 
 /** The API contract version clients compare against (the original platform's value, so its clients keep working). */
@@ -63,7 +65,56 @@ function configureHttp(app: NestFastifyApplication, env: AppEnv): void {
   });
 }
 
-function configureDocs(app: NestFastifyApplication): void {
+/**
+ * Content-Security-Policy for everything served: JSON needs none of it, and Swagger UI at /docs loads only its own
+ * scripts (no inline script) but uses inline styles and data: images.
+ */
+export const CSP_DIRECTIVES = {
+  defaultSrc: ["'self'"],
+  baseUri: ["'self'"],
+  connectSrc: ["'self'"],
+  fontSrc: ["'self'", 'data:'],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+  imgSrc: ["'self'", 'data:'],
+  objectSrc: ["'none'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+};
+
+/**
+ * Security headers (@fastify/helmet): nosniff, no framing (CSP frame-ancestors and X-Frame-Options), no referrer.
+ * HSTS only behind a TLS-terminating proxy (`TRUST_PROXY`): sent over plain HTTP to a local dev server it would pin
+ * browsers to HTTPS for that host.
+ */
+async function configureSecurityHeaders(app: NestFastifyApplication, env: AppEnv): Promise<void> {
+  // @fastify/helmet's plugin type and Nest's register() signature disagree on the options generic.
+  await app.register(helmet as unknown as Parameters<NestFastifyApplication['register']>[0], {
+    contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+    hsts: env.trustProxy ? { maxAge: 180 * 86400, includeSubDomains: true } : false,
+    // Browsers call the API from the web client's origin through CORS; CORP would only get in the way of that.
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+  });
+}
+
+/** `/metrics` on its own port when `METRICS_PORT` is set (the API port's route then answers 404, see metricsAccess). */
+async function configureMetrics(app: NestFastifyApplication, env: AppEnv): Promise<void> {
+  if (env.metrics.port === undefined) return;
+  const server = await startMetricsServer(app.get(MetricsService), env);
+  app.get(MetricsService).exposedOn = server;
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onClose', (_instance, done) => {
+      server.close(() => done());
+      server.closeAllConnections();
+    });
+}
+
+function configureDocs(app: NestFastifyApplication, env: AppEnv): void {
+  if (!env.docsEnabled) return;
   const config = new DocumentBuilder()
     .setTitle('Typing platform API')
     .setDescription(
@@ -106,7 +157,9 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     app.useLogger(app.get(Logger));
     app.enableShutdownHooks();
     configureHttp(app, env);
-    configureDocs(app);
+    await configureSecurityHeaders(app, env);
+    configureDocs(app, env);
+    await configureMetrics(app, env);
     await app.init();
     await app.getHttpAdapter().getInstance().ready();
     return app;
