@@ -144,7 +144,8 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     bodyLimit: env.bodyLimitBytes,
     // Fastify takes a hop count too; Nest's option type only lists the boolean and string forms.
     trustProxy: env.trustProxy as boolean,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+    // A path parameter may be a uid: up to 255 characters (OIDC `sub`), each up to 3 when percent-encoded.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 768 },
     requestTimeout: 30_000,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options), adapter, {

@@ -117,8 +117,10 @@ export class TokenVerifierService implements OnModuleInit, OnModuleDestroy {
     try {
       raw = await this.redis.get(redisKeys.tokensRevokedBefore(uid));
     } catch (e) {
-      // Redis down is a degraded mode, not an outage (ARCHITECTURE.md): go on with the last marker this replica saw.
-      this.logger.warn({ uid, err: (e as Error).message }, 'could not read the revocation marker');
+      // A token this replica already verified keeps working through a Redis outage (degraded mode, ARCHITECTURE.md)
+      // with the last marker seen; a token never seen is not accepted unchecked (the error answers 503).
+      if (!mayReuse) throw e;
+      this.logger.warn({ uid, err: (e as Error).message }, 'could not re-read the revocation marker');
       return known?.revokedBefore ?? 0;
     }
     const revokedBefore = Number(raw ?? 0);

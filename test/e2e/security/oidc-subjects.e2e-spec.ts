@@ -12,6 +12,7 @@ const SUBJECTS: [string, string][] = [
   ['a pipe (Auth0)', 'auth0|5f7c8ec7c33c6c004bbafe82'],
   ['dots, colons and an at sign', 'user.name:tenant@example.org'],
   ['255 characters', `${'x'.repeat(250)}|12-4`],
+  ['255 characters that all need percent-encoding in a path', '|'.repeat(255)],
 ];
 
 describe('OIDC subjects of any shape', () => {
