@@ -78,19 +78,17 @@ describe('OIDC subjects of any shape', () => {
     });
   });
 
-  it("refuses a result whose uid is another user's (422), whatever the characters", async () => {
+  it("refuses a result whose uid is another user's, whatever the characters: 461, nothing stored", async () => {
     const uid = 'auth0|owner-of-the-token';
     await createUser(t.db, { uid });
     const res = await t.request('POST', '/results', {
       auth: await t.bearer(uid),
       body: { result: signed(clientResult(), 'auth0|someone-else') },
     });
-    expect(res.status).toBe(422);
-    expect(res.body).toEqual({
-      message: 'Invalid request data schema',
-      data: null,
-      validationErrors: ['"result.uid" must be the uid of the caller'],
-    });
+    expect(res.status).toBe(461);
+    expect(res.body).toEqual({ message: 'Incorrect result hash', data: null });
+    const stored = await t.db.selectFrom('results').select('id').where('uid', '=', uid).execute();
+    expect(stored).toEqual([]);
   });
 
   it('refuses a subject longer than 255 characters: 401 Unauthorized', async () => {

@@ -186,7 +186,10 @@ export class CompletedResultDto {
   @IsChartData()
   chartData?: { wpm: number[]; burst: number[]; err: number[] } | 'toolong';
 
-  /** The caller's uid as the client hashed it: any uid the identity provider issues (checked against the caller). */
+  /**
+   * The caller's uid as the client hashed it: any uid the identity provider issues, not an entity id. Never stored
+   * (the result is the caller's); another user's uid fails the hash check, which hashes with the caller's (461).
+   */
   @Optional()
   @IsUid()
   uid?: string;
