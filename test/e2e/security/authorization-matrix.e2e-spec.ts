@@ -17,6 +17,7 @@ import { EXPECTATIONS, type EntityKind, type Outcome, type RouteRow } from './au
 const CASES = [
   'none',
   'malformed',
+  'uidScheme',
   'bearer',
   'stale',
   'apeKey',
@@ -73,6 +74,7 @@ function expected(route: AppRoute, row: RouteRow, kase: Case): Outcome | null {
     case 'none':
       return p.public ? PASS : refused(401, MESSAGES.unauthorized);
     case 'malformed':
+    case 'uidScheme': // development only: production refuses it everywhere, public routes included
       return refused(401, MESSAGES.unauthorized);
     case 'bearer':
       return PASS;
@@ -212,6 +214,8 @@ describe('authorization matrix (every route × every kind of caller)', () => {
         return undefined;
       case 'malformed':
         return 'Bearer not.a.jwt';
+      case 'uidScheme':
+        return `Uid ${keyOwner}|owner@example.test`;
       case 'bearer':
       case 'othersIds':
         return t.bearer(await user(ALL_POWERS));
