@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import helmet from '@fastify/helmet';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -10,6 +11,7 @@ import { toErrorResponse } from './common/filters/error-response';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from './common/validation/json-limits';
 import { parseJsonQuery } from './common/validation/json-query';
 import type { AppEnv } from './config/env';
+import { startMetricsServer } from './modules/status/metrics-server';
 import { MetricsService } from './modules/status/metrics.service';
 
 /** The API contract version clients compare against (the original platform's value, so its clients keep working). */
@@ -161,7 +163,56 @@ class EnvelopeFastifyAdapter extends FastifyAdapter {
   }
 }
 
-function configureDocs(app: NestFastifyApplication): void {
+/**
+ * Content-Security-Policy for everything served: JSON needs none of it, and Swagger UI at /docs loads only its own
+ * scripts (no inline script) but uses inline styles and data: images.
+ */
+export const CSP_DIRECTIVES = {
+  defaultSrc: ["'self'"],
+  baseUri: ["'self'"],
+  connectSrc: ["'self'"],
+  fontSrc: ["'self'", 'data:'],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+  imgSrc: ["'self'", 'data:'],
+  objectSrc: ["'none'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+};
+
+/**
+ * Security headers (@fastify/helmet): nosniff, no framing (CSP frame-ancestors and X-Frame-Options), no referrer.
+ * HSTS only behind a TLS-terminating proxy (`TRUST_PROXY`): sent over plain HTTP to a local dev server it would pin
+ * browsers to HTTPS for that host.
+ */
+async function configureSecurityHeaders(app: NestFastifyApplication, env: AppEnv): Promise<void> {
+  // @fastify/helmet's plugin type and Nest's register() signature disagree on the options generic.
+  await app.register(helmet as unknown as Parameters<NestFastifyApplication['register']>[0], {
+    contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+    hsts: env.trustProxy ? { maxAge: 180 * 86400, includeSubDomains: true } : false,
+    // Browsers call the API from the web client's origin through CORS; CORP would only get in the way of that.
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+  });
+}
+
+/** `/metrics` on its own port when `METRICS_PORT` is set (the API port's route then answers 404, see metricsAccess). */
+async function configureMetrics(app: NestFastifyApplication, env: AppEnv): Promise<void> {
+  if (env.metrics.port === undefined) return;
+  const server = await startMetricsServer(app.get(MetricsService), env);
+  app.get(MetricsService).exposedOn = server;
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onClose', (_instance, done) => {
+      server.close(() => done());
+      server.closeAllConnections();
+    });
+}
+
+function configureDocs(app: NestFastifyApplication, env: AppEnv): void {
+  if (!env.docsEnabled) return;
   const config = new DocumentBuilder()
     .setTitle('Typing platform API')
     .setDescription(
@@ -193,7 +244,8 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     bodyLimit: env.bodyLimitBytes,
     // Fastify takes a hop count too; Nest's option type only lists the boolean and string forms.
     trustProxy: env.trustProxy as boolean,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200, querystringParser: parseJsonQuery },
+    // A path parameter may be a uid: up to 255 characters (OIDC `sub`), each up to 3 when percent-encoded.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 768, querystringParser: parseJsonQuery },
     // Our onRequest hook answers during shutdown (with the envelope); Fastify's own 503 writes its own body.
     return503OnClosing: false,
     frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) =>
@@ -212,7 +264,9 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     app.useLogger(app.get(Logger));
     app.enableShutdownHooks();
     configureHttp(app, env);
-    configureDocs(app);
+    await configureSecurityHeaders(app, env);
+    configureDocs(app, env);
+    await configureMetrics(app, env);
     await app.init();
     await app.getHttpAdapter().getInstance().ready();
     return app;

@@ -22,6 +22,8 @@ describe('loadEnv', () => {
       corsOrigins: '*',
       rateLimit: { globalPerMinute: 120, overrides: {} },
       jobsEnabled: true,
+      metrics: { port: undefined, host: '127.0.0.1', token: undefined },
+      docsEnabled: true,
     });
   });
 
@@ -64,5 +66,35 @@ describe('loadEnv', () => {
     expect(env.trustProxy).toBe(2);
     expect(env.rateLimit.overrides).toEqual({ resultsAdd: { max: 1000 } });
     expect(env.jobsEnabled).toBe(false);
+  });
+
+  it('reads the exposure settings: metrics port and token, docs switch', () => {
+    const env = loadEnv({
+      ...production,
+      HOST: '0.0.0.0',
+      METRICS_PORT: '9464',
+      METRICS_TOKEN: 't'.repeat(32),
+      DOCS_ENABLED: 'false',
+    });
+    expect(env.metrics).toEqual({ port: 9464, host: '0.0.0.0', token: 't'.repeat(32) });
+    expect(env.docsEnabled).toBe(false);
+    expect(loadEnv({ ...production, METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5' }).metrics.host).toBe(
+      '10.0.0.5',
+    );
+  });
+
+  it('refuses a short metrics token and malformed CORS origins', () => {
+    expect(() => loadEnv({ ...production, METRICS_TOKEN: 'short' })).toThrow(
+      /METRICS_TOKEN must be at least 16/,
+    );
+    expect(() => loadEnv({ ...production, METRICS_PORT: '-1' })).toThrow(/METRICS_PORT/);
+    expect(() => loadEnv({ ...production, DOCS_ENABLED: 'sometimes' })).toThrow(/DOCS_ENABLED/);
+    for (const bad of ['a.example', 'https://a.example/path', 'https://a.example,']) {
+      expect(() => loadEnv({ ...production, CORS_ORIGINS: bad })).toThrow(/CORS_ORIGINS/);
+    }
+    expect(loadEnv({ ...production, CORS_ORIGINS: '*' }).corsOrigins).toBe('*');
+    expect(loadEnv({ ...production, CORS_ORIGINS: 'http://localhost:3000' }).corsOrigins).toEqual([
+      'http://localhost:3000',
+    ]);
   });
 });

@@ -35,9 +35,19 @@ export interface AppEnv {
   rateLimit: { globalPerMinute: number; overrides: Record<string, { max?: number; windowMs?: number }> };
   /** Scheduled jobs (leaderboard rebuilds, rollovers) run in this process. Off in most tests. */
   jobsEnabled: boolean;
+  /**
+   * Where `GET /metrics` is served: on its own port (`port`, bound to `host`) and/or on the API port behind a
+   * bearer `token`. With neither, the API port serves it only in dev mode (SECURITY.md).
+   */
+  metrics: { port?: number; host: string; token?: string };
+  /** Swagger UI and the OpenAPI document at `/docs`. */
+  docsEnabled: boolean;
 }
 
 export class EnvError extends Error {}
+
+/** Shortest accepted `METRICS_TOKEN`: it is compared in constant time, but must not be guessable either. */
+export const METRICS_TOKEN_MIN_LENGTH = 16;
 
 type Source = Record<string, string | undefined>;
 
@@ -68,6 +78,25 @@ function trustProxy(src: Source): boolean | number {
   if (raw === undefined) return false;
   if (/^\d+$/.test(raw)) return Number(raw);
   return bool(src, 'TRUST_PROXY', false);
+}
+
+function corsOrigins(src: Source): string[] | '*' | undefined {
+  const raw = str(src, 'CORS_ORIGINS');
+  if (raw === undefined) return undefined;
+  if (raw === '*') return '*';
+  const origins = raw.split(',').map((o) => o.trim());
+  // An origin is scheme://host[:port] exactly as browsers send it; a path or a typo would silently match nothing.
+  const bad = origins.filter((o) => !/^https?:\/\/[^/\s]+$/.test(o));
+  if (bad.length > 0)
+    throw new EnvError(`CORS_ORIGINS must be * or a comma-separated list of origins (got "${bad[0]}")`);
+  return origins;
+}
+
+function metricsToken(src: Source): string | undefined {
+  const token = str(src, 'METRICS_TOKEN');
+  if (token !== undefined && token.length < METRICS_TOKEN_MIN_LENGTH)
+    throw new EnvError(`METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} characters`);
+  return token;
 }
 
 function rateLimitOverrides(src: Source): AppEnv['rateLimit']['overrides'] {
@@ -135,11 +164,12 @@ export function loadEnv(src: Source = process.env, defaults: Partial<AppEnv> = {
     throw new EnvError(`Missing required configuration:\n  - ${missing.join('\n  - ')}`);
   }
 
-  const cors = str(src, 'CORS_ORIGINS');
+  const cors = corsOrigins(src);
+  const host = str(src, 'HOST') ?? defaults.host ?? '127.0.0.1';
   return {
     mode,
     port: int(src, 'PORT', defaults.port ?? 5005, 0),
-    host: str(src, 'HOST') ?? defaults.host ?? '127.0.0.1',
+    host,
     databaseUrl: databaseUrl as string,
     databasePoolMax: int(src, 'DATABASE_POOL_MAX', defaults.databasePoolMax ?? 20, 1),
     redisUrl: redisUrl as string,
@@ -172,10 +202,7 @@ export function loadEnv(src: Source = process.env, defaults: Partial<AppEnv> = {
     },
     bodyLimitBytes: int(src, 'BODY_LIMIT_BYTES', defaults.bodyLimitBytes ?? 100 * 1024, 1024),
     trustProxy: src.TRUST_PROXY !== undefined ? trustProxy(src) : (defaults.trustProxy ?? false),
-    corsOrigins:
-      cors === undefined || cors === '*'
-        ? (defaults.corsOrigins ?? '*')
-        : cors.split(',').map((o) => o.trim()),
+    corsOrigins: cors ?? defaults.corsOrigins ?? '*',
     logLevel: str(src, 'LOG_LEVEL') ?? defaults.logLevel ?? 'info',
     logPretty: bool(src, 'LOG_PRETTY', defaults.logPretty ?? false),
     commitHash: str(src, 'COMMIT_HASH') ?? defaults.commitHash ?? 'NO_HASH',
@@ -189,6 +216,12 @@ export function loadEnv(src: Source = process.env, defaults: Partial<AppEnv> = {
       overrides: src.RATE_LIMIT_OVERRIDES ? rateLimitOverrides(src) : (defaults.rateLimit?.overrides ?? {}),
     },
     jobsEnabled: bool(src, 'JOBS_ENABLED', defaults.jobsEnabled ?? true),
+    metrics: {
+      port: src.METRICS_PORT ? int(src, 'METRICS_PORT', 0, 0) : defaults.metrics?.port,
+      host: str(src, 'METRICS_HOST') ?? defaults.metrics?.host ?? host,
+      token: metricsToken(src) ?? defaults.metrics?.token,
+    },
+    docsEnabled: bool(src, 'DOCS_ENABLED', defaults.docsEnabled ?? true),
   };
 }
 

@@ -1,4 +1,9 @@
+import { RequestMethod, type Type } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { ModulesContainer, Reflector } from '@nestjs/core';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { formatApeKey } from '../../src/common/auth/ape-key-authenticator';
+import { policyOf, type RoutePolicy } from '../../src/common/auth/policy';
 import type { TestApp } from './test-app';
 
 let ipCounter = 0;
@@ -36,4 +41,66 @@ export async function expectBearerOnly(
       body: { message, data: null },
     });
   }
+}
+
+/** A route of the running app, read from Nest's controller metadata, with the policy the guard will apply. */
+export interface AppRoute {
+  method: string;
+  /** Fastify form, e.g. `/presets/:presetId`. */
+  path: string;
+  /** `Controller.handler`, for messages. */
+  handler: string;
+  policy: RoutePolicy;
+}
+
+const asList = (value: unknown): string[] =>
+  value === undefined ? [''] : Array.isArray(value) ? (value as string[]) : [value as string];
+
+function joinPath(...parts: string[]): string {
+  const joined = parts
+    .map((p) => p.replace(/^\/+|\/+$/g, ''))
+    .filter((p) => p !== '')
+    .join('/');
+  return `/${joined}`;
+}
+
+/**
+ * Every route the app serves through a controller, with its policy (the same reader as the guard), and checked
+ * against Fastify's router so a route that is declared but not mounted (or mounted twice differently) shows up.
+ */
+export function listRoutes(app: NestFastifyApplication): AppRoute[] {
+  const reflector = app.get(Reflector);
+  const fastify = app.getHttpAdapter().getInstance();
+  const routes: AppRoute[] = [];
+  for (const module of app.get(ModulesContainer).values()) {
+    for (const wrapper of module.controllers.values()) {
+      const controller = wrapper.metatype as Type | null;
+      if (!controller) continue;
+      const bases = asList(Reflect.getMetadata(PATH_METADATA, controller));
+      const prototype = controller.prototype as Record<string, unknown>;
+      for (const name of Object.getOwnPropertyNames(prototype)) {
+        const handler = Object.getOwnPropertyDescriptor(prototype, name)?.value as unknown;
+        if (name === 'constructor' || typeof handler !== 'function') continue;
+        const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
+        const paths = Reflect.getMetadata(PATH_METADATA, handler) as unknown;
+        if (method === undefined || paths === undefined) continue;
+        const policy = policyOf(reflector, handler, controller);
+        for (const base of bases) {
+          for (const path of asList(paths)) {
+            const route: AppRoute = {
+              method: RequestMethod[method],
+              path: joinPath(base, path),
+              handler: `${controller.name}.${name}`,
+              policy,
+            };
+            if (!fastify.hasRoute({ method: route.method as 'GET', url: route.path })) {
+              throw new Error(`${route.method} ${route.path} (${route.handler}) is not mounted in Fastify`);
+            }
+            routes.push(route);
+          }
+        }
+      }
+    }
+  }
+  return routes.sort((a, b) => `${a.path} ${a.method}`.localeCompare(`${b.path} ${b.method}`));
 }

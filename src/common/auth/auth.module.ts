@@ -19,10 +19,13 @@ import { TokenVerifierService } from './token-verifier.service';
 export function createIdentityProvider(env: AppEnv, clock: Clock): IdentityProvider {
   switch (env.authProvider) {
     case 'firebase':
-      return new FirebaseIdentityProvider({
-        projectId: env.firebase.projectId as string,
-        serviceAccount: env.firebase.serviceAccount,
-      });
+      return new FirebaseIdentityProvider(
+        {
+          projectId: env.firebase.projectId as string,
+          serviceAccount: env.firebase.serviceAccount,
+        },
+        () => clock.now(),
+      );
     case 'oidc':
       return new OidcIdentityProvider(
         {

@@ -9,6 +9,7 @@ import { ApeKeyAuthenticator, parseApeKey } from './ape-key-authenticator';
 import { TokenError } from './identity-provider';
 import type { RoutePolicy } from './policy';
 import { TokenVerifierService } from './token-verifier.service';
+import { isValidUid } from './uid';
 
 export const FRESH_TOKEN_MS = 60_000;
 
@@ -107,7 +108,7 @@ export class AuthenticationService {
     const bar = credential.indexOf('|');
     const uid = (bar === -1 ? credential : credential.slice(0, bar)).trim();
     const email = bar === -1 ? '' : credential.slice(bar + 1).trim();
-    if (uid === '' || uid.length > 128) throw new AppError(401, MESSAGES.unauthorized);
+    if (!isValidUid(uid)) throw new AppError(401, MESSAGES.unauthorized);
     return { type: 'Bearer', uid, email };
   }
 }

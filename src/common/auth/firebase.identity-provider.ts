@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { cert, deleteApp, initializeApp, type App, type ServiceAccount } from 'firebase-admin/app';
 import { getAuth, type Auth } from 'firebase-admin/auth';
 import { IdentityProvider, TokenError, type VerifiedToken } from './identity-provider';
+import { assertTokenTimes } from './token-times';
 
 export interface FirebaseSettings {
   projectId: string;
@@ -27,7 +28,10 @@ export class FirebaseIdentityProvider extends IdentityProvider {
   private readonly app: App;
   private readonly auth: Auth;
 
-  constructor(settings: FirebaseSettings) {
+  constructor(
+    settings: FirebaseSettings,
+    private readonly now: () => number = Date.now,
+  ) {
     super();
     this.app = initializeApp(
       {
@@ -40,9 +44,10 @@ export class FirebaseIdentityProvider extends IdentityProvider {
   }
 
   async verifyIdToken(token: string, checkRevoked: boolean): Promise<VerifiedToken> {
+    let verified: VerifiedToken;
     try {
       const decoded = await this.auth.verifyIdToken(token, checkRevoked);
-      return {
+      verified = {
         uid: decoded.uid,
         email: decoded.email ?? '',
         issuedAt: decoded.iat * 1000,
@@ -57,6 +62,9 @@ export class FirebaseIdentityProvider extends IdentityProvider {
       if (code === 'auth/internal-error') throw new TokenError('provider-unavailable', (e as Error).message);
       throw new TokenError('invalid', (e as Error).message);
     }
+    // firebase-admin (jsonwebtoken) checks `exp` but neither `iat` nor `auth_time` against the clock.
+    assertTokenTimes(verified, this.now());
+    return verified;
   }
 
   async revokeRefreshTokens(uid: string): Promise<void> {

@@ -2,6 +2,8 @@ import { Logger } from '@nestjs/common';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import type { Clock } from '../clock';
 import { IdentityProvider, TokenError, type VerifiedToken } from './identity-provider';
+import { assertTokenTimes } from './token-times';
+import { isValidUid } from './uid';
 
 export interface OidcSettings {
   issuer: string;
@@ -42,16 +44,21 @@ export class OidcIdentityProvider extends IdentityProvider {
       throw new TokenError('invalid', (e as Error).message);
     }
     const sub = payload.sub ?? '';
-    if (sub === '' || sub.length > 128) throw new TokenError('invalid', 'bad subject');
+    // Any subject the issuer may mint (UUIDs, `auth0|…`, up to 255 characters) is a uid.
+    if (!isValidUid(sub)) throw new TokenError('invalid', 'bad subject');
     const issuedAt = (payload.iat ?? 0) * 1000;
     const authTime = typeof payload.auth_time === 'number' ? payload.auth_time * 1000 : issuedAt;
-    return {
+    const verified: VerifiedToken = {
       uid: sub,
       email: typeof payload.email === 'string' ? payload.email : '',
       issuedAt,
       authTime,
       expiresAt: (payload.exp ?? 0) * 1000,
     };
+    // jose checks `exp` and `nbf` but not an `iat` ahead of the clock (TokenVerifierService checks again for every
+    // provider; here so the provider is safe on its own).
+    assertTokenTimes(verified, this.clock.now());
+    return verified;
   }
 
   revokeRefreshTokens(uid: string): Promise<void> {

@@ -20,10 +20,14 @@ export interface RoutePolicy {
 const cache = new WeakMap<object, RoutePolicy>();
 
 export function routePolicy(reflector: Reflector, context: ExecutionContext): RoutePolicy {
-  const handler = context.getHandler();
+  return policyOf(reflector, context.getHandler(), context.getClass());
+}
+
+/** The policy of a handler of a controller class (also read by the authorization-matrix test). */
+export function policyOf(reflector: Reflector, handler: object, controller: object): RoutePolicy {
   const known = cache.get(handler);
   if (known) return known;
-  const targets = [handler, context.getClass()];
+  const targets = [handler, controller] as Parameters<Reflector['getAllAndOverride']>[1];
   const flag = (key: string) => reflector.getAllAndOverride<boolean | undefined>(key, targets) === true;
   const policy: RoutePolicy = {
     public: flag(POLICY.public),

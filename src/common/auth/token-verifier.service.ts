@@ -6,22 +6,37 @@ import { redisKeys } from '../../infra/redis/keys';
 import { REDIS, type Redis } from '../../infra/redis/redis';
 import { Clock } from '../clock';
 import { IdentityProvider, TokenError, type VerifiedToken } from './identity-provider';
+import { assertTokenTimes } from './token-times';
 
 interface CachedToken {
   token: VerifiedToken;
 }
 
+interface RevocationMarker {
+  revokedBefore: number;
+  readAt: number;
+}
+
+/**
+ * How long a replica trusts its last read of a user's revocation marker. Pub/sub eviction is the fast path, but a
+ * subscriber that drops and reconnects misses messages, so a cache hit re-reads the marker (one Redis GET) at most
+ * this often per user: a revocation reaches every replica within this time even when the broadcast is lost.
+ */
+export const REVOCATION_RECHECK_MS = 1000;
+
 /**
  * Verifies Bearer tokens through the identity provider, with a bounded cache keyed by the token's SHA-256 (the token
  * itself is never kept) whose entries never outlive the token's `exp`. Routes that turn caching off (fresh-token and
  * permission-sensitive routes) always go to the provider. Revocation: the provider's own check plus the service's
- * store (tokens of a user issued before their "revoked before" instant are refused); revoking drops the user's cached
- * tokens on every replica at once through Redis pub/sub.
+ * store (tokens of a user issued before their "revoked before" instant are refused), read on every verification —
+ * on a cache hit too, remembered for at most `REVOCATION_RECHECK_MS`. Revoking also drops the user's cached tokens
+ * on every replica at once through Redis pub/sub; that broadcast can be missed, the marker read cannot.
  */
 @Injectable()
 export class TokenVerifierService implements OnModuleInit, OnModuleDestroy {
   private readonly cache: LRUCache<string, CachedToken> | null;
   private readonly uidsByHash = new Map<string, string>();
+  private readonly markers: LRUCache<string, RevocationMarker>;
   private subscriber: Redis | null = null;
   private readonly logger = new Logger(TokenVerifierService.name);
 
@@ -39,6 +54,7 @@ export class TokenVerifierService implements OnModuleInit, OnModuleDestroy {
             dispose: (_value, key) => this.uidsByHash.delete(key),
           })
         : null;
+    this.markers = new LRUCache<string, RevocationMarker>({ max: Math.max(1000, env.tokenCacheSize) });
   }
 
   async onModuleInit(): Promise<void> {
@@ -57,14 +73,19 @@ export class TokenVerifierService implements OnModuleInit, OnModuleDestroy {
     const now = this.clock.now();
     if (options.useCache && this.cache) {
       const hit = this.cache.get(key);
-      if (hit && hit.token.expiresAt > now) return hit.token;
+      if (hit && hit.token.expiresAt > now) {
+        if (hit.token.issuedAt < (await this.revokedBefore(hit.token.uid, now, true))) {
+          this.cache.delete(key);
+          throw new TokenError('revoked');
+        }
+        return hit.token;
+      }
     }
-    // Every verification that reaches the provider also checks revocation; revoking evicts cached tokens, so a
-    // revoked token is refused everywhere from the next request on.
     const verified = await this.provider.verifyIdToken(token, true);
     if (verified.expiresAt <= now) throw new TokenError('expired');
-    const revokedBefore = Number((await this.redis.get(redisKeys.tokensRevokedBefore(verified.uid))) ?? 0);
-    if (verified.issuedAt < revokedBefore) throw new TokenError('revoked');
+    assertTokenTimes(verified, now);
+    if (verified.issuedAt < (await this.revokedBefore(verified.uid, now, false)))
+      throw new TokenError('revoked');
     if (this.cache) {
       this.cache.set(key, { token: verified }, { ttl: Math.max(1, verified.expiresAt - now) });
       this.uidsByHash.set(key, verified.uid);
@@ -84,6 +105,29 @@ export class TokenVerifierService implements OnModuleInit, OnModuleDestroy {
     await this.evictEverywhere(uid);
   }
 
+  /**
+   * The user's "revoked before" instant (0 when never revoked). A cache hit may use a read younger than
+   * `REVOCATION_RECHECK_MS`; a full verification always reads Redis.
+   */
+  private async revokedBefore(uid: string, now: number, mayReuse: boolean): Promise<number> {
+    const known = this.markers.get(uid);
+    if (mayReuse && known && now - known.readAt < REVOCATION_RECHECK_MS && known.readAt <= now)
+      return known.revokedBefore;
+    let raw: string | null;
+    try {
+      raw = await this.redis.get(redisKeys.tokensRevokedBefore(uid));
+    } catch (e) {
+      // A token this replica already verified keeps working through a Redis outage (degraded mode, ARCHITECTURE.md)
+      // with the last marker seen; a token never seen is not accepted unchecked (the error answers 503).
+      if (!mayReuse) throw e;
+      this.logger.warn({ uid, err: (e as Error).message }, 'could not re-read the revocation marker');
+      return known?.revokedBefore ?? 0;
+    }
+    const revokedBefore = Number(raw ?? 0);
+    this.markers.set(uid, { revokedBefore, readAt: now });
+    return revokedBefore;
+  }
+
   /** Drops the user's cached tokens on every replica (revocation, account deletion). */
   async evictEverywhere(uid: string): Promise<void> {
     this.evictLocal(uid);
@@ -93,6 +137,7 @@ export class TokenVerifierService implements OnModuleInit, OnModuleDestroy {
   }
 
   private evictLocal(uid: string): void {
+    this.markers.delete(uid);
     if (!this.cache) return;
     for (const [hash, owner] of this.uidsByHash) {
       if (owner === uid) this.cache.delete(hash);

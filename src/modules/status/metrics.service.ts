@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 
@@ -12,6 +13,8 @@ export class MetricsService {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [this.registry],
   });
+  /** The separate metrics server (`METRICS_PORT`), when one runs. */
+  exposedOn: Server | null = null;
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });

@@ -1,8 +1,11 @@
-import { Controller, Get, Header, Inject } from '@nestjs/common';
+import { Controller, Get, Headers, Inject, NotFoundException, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Public, RateLimit } from '../../common/auth/policy.decorators';
+import type { FastifyReply } from 'fastify';
+import { AppError, MESSAGES } from '../../common/app-error';
+import { Public, RateLimit, SelfAuthenticated } from '../../common/auth/policy.decorators';
 import { ok } from '../../common/http/envelope';
 import { APP_ENV, type AppEnv } from '../../config/env';
+import { metricsAccess } from './metrics-access';
 import { MetricsService } from './metrics.service';
 
 const STARTED_AT = Date.now();
@@ -21,7 +24,7 @@ export class StatusController {
 
   constructor(
     private readonly metrics: MetricsService,
-    @Inject(APP_ENV) env: AppEnv,
+    @Inject(APP_ENV) private readonly env: AppEnv,
   ) {
     this.version = versionFor(env);
   }
@@ -34,11 +37,23 @@ export class StatusController {
     return ok('ok', { uptime: Date.now() - STARTED_AT, version: this.version });
   }
 
-  /** Prometheus text exposition. */
+  /**
+   * Prometheus text exposition, for operators only (see `metricsAccess`). The route checks its own bearer token, so
+   * the guard must not read the header as an ID token.
+   */
   @Get('metrics')
-  @Public()
-  @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
-  async getMetrics(): Promise<string> {
-    return this.metrics.registry.metrics();
+  @SelfAuthenticated()
+  async getMetrics(
+    @Headers('authorization') authorization: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
+    const access = metricsAccess(this.env, authorization, false);
+    // Answered like an unknown route: the API port does not advertise the endpoint.
+    if (access === 'hidden') throw new NotFoundException();
+    if (access === 'unauthorized') throw new AppError(401, MESSAGES.unauthorized);
+    const text = await this.metrics.registry.metrics();
+    // Set here, not with @Header: an error answer must keep its JSON content type.
+    void reply.header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8');
+    return text;
   }
 }

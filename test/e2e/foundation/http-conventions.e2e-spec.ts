@@ -2,11 +2,17 @@ import { createUser } from '../../support/factories';
 import { createTestApp, type TestApp } from '../../support/test-app';
 import { ProbeModule } from '../../support/probe.module';
 
+const METRICS_TOKEN = 'conventions-metrics-token-0123';
+
 describe('HTTP conventions', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await createTestApp({ extraModules: [ProbeModule] });
+    t = await createTestApp({
+      extraModules: [ProbeModule],
+      // Production hides /metrics unless a token or a metrics port is configured (SECURITY.md).
+      env: { metrics: { host: '127.0.0.1', token: METRICS_TOKEN } },
+    });
   });
   afterAll(() => t.close());
 
@@ -191,7 +197,7 @@ describe('HTTP conventions', () => {
 
   it('serves Prometheus metrics', async () => {
     await t.request('GET', '/');
-    const res = await t.request('GET', '/metrics');
+    const res = await t.request('GET', '/metrics', { auth: `Bearer ${METRICS_TOKEN}` });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toContain('text/plain');
     expect(res.text).toContain('http_request_duration_seconds_count{method="GET",route="/",status="200"}');

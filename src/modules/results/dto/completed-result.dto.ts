@@ -15,6 +15,7 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
+import { IsUid } from '../../../common/auth/uid';
 import { IsId } from '../../../common/validation/is-id';
 import { IsLanguage } from '../../../common/validation/is-language';
 import { CHALLENGES } from '../domain/challenges';
@@ -190,8 +191,12 @@ export class CompletedResultDto {
   @IsChartData()
   chartData?: { wpm: number[]; burst: number[]; err: number[] } | 'toolong';
 
+  /**
+   * The caller's uid as the client hashed it: any uid the identity provider issues, not an entity id. Never stored
+   * (the result is the caller's); another user's uid fails the hash check, which hashes with the caller's (461).
+   */
   @Optional()
-  @IsId()
+  @IsUid()
   uid?: string;
 
   @Optional()

@@ -1,4 +1,5 @@
 import { IsEmail, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { UID_MAX_LENGTH } from '../../../common/auth/uid';
 import { IsUserName } from '../user-name';
 
 export class SignupDto {
@@ -14,7 +15,7 @@ export class SignupDto {
   /** Sent by the original platform's client; the uid always comes from the token. */
   @IsOptional()
   @IsString()
-  @MaxLength(128)
+  @MaxLength(UID_MAX_LENGTH)
   uid?: string;
 
   @IsString()

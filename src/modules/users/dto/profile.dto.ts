@@ -12,6 +12,7 @@ import {
   ValidateBy,
   ValidateNested,
 } from 'class-validator';
+import { UID_MAX_LENGTH } from '../../../common/auth/uid';
 
 const SLUG_OR_EMPTY = /^(?:[0-9a-zA-Z_-][0-9a-zA-Z_.-]*)?$/;
 const SLUG_MESSAGE = 'may only contain letters, digits, underscores, hyphens and dots (not first)';
@@ -80,7 +81,7 @@ export class UpdateProfileDto {
 
 export class ProfileParamDto {
   @IsString()
-  @MaxLength(128)
+  @MaxLength(UID_MAX_LENGTH)
   uidOrName!: string;
 }
 
