@@ -226,8 +226,8 @@ describe('hostile input', () => {
       expectEnvelope(res, 400, 'Invalid request parameters');
     });
 
-    it('a path parameter over 200 characters → 414', async () => {
-      const res = await refused('PATCH', `/ape-keys/${'a'.repeat(201)}`, { body: { enabled: true } });
+    it('a path parameter over 768 characters (a 255-character uid, percent-encoded) → 414', async () => {
+      const res = await refused('PATCH', `/ape-keys/${'a'.repeat(769)}`, { body: { enabled: true } });
       expectEnvelope(res, 414, 'Request URL is too long');
     });
 

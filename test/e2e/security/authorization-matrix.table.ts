@@ -57,6 +57,17 @@ export const EXPECTATIONS: Record<string, RouteRow> = {
   },
   'GET /configuration': { auth: 'public' },
   'PATCH /configuration': { auth: 'admin' },
+  'GET /configuration/schema': { auth: 'admin' },
+  'GET /psas': { auth: 'public' },
+  'GET /public/speedHistogram': { auth: 'public' },
+  'GET /public/typingStats': { auth: 'public' },
+
+  'GET /admin': { auth: 'admin' },
+  'POST /admin/toggleBan': { auth: 'admin' },
+  'POST /admin/clearStreakHourOffset': { auth: 'admin' },
+  'POST /admin/report/accept': { auth: 'admin' },
+  'POST /admin/report/reject': { auth: 'admin' },
+  'POST /admin/sendForgotPasswordEmail': { auth: 'admin' },
 
   'GET /ape-keys': { auth: 'bearer' },
   'POST /ape-keys': { auth: 'bearer' },
@@ -72,6 +83,7 @@ export const EXPECTATIONS: Record<string, RouteRow> = {
 
   'GET /configs': { auth: 'bearer' },
   'PATCH /configs': { auth: 'bearer' },
+  'DELETE /configs': { auth: 'bearer' },
 
   'GET /connections': { auth: 'bearer' },
   'POST /connections': { auth: 'bearer' },
@@ -122,6 +134,9 @@ export const EXPECTATIONS: Record<string, RouteRow> = {
   'POST /quotes/approve': { auth: 'quoteMod' },
   'POST /quotes/reject': { auth: 'quoteMod' },
   'POST /quotes/report': { auth: 'bearer' },
+  'GET /quotes/isSubmissionEnabled': { auth: 'public' },
+  'GET /quotes/rating': { auth: 'bearer' },
+  'POST /quotes/rating': { auth: 'bearer' },
 
   'POST /results': { auth: 'bearer' },
   'GET /results': { auth: 'apeKey' },
@@ -131,6 +146,15 @@ export const EXPECTATIONS: Record<string, RouteRow> = {
     othersIds: { entity: 'result', param: 'resultId', expect: NOT_FOUND('Result not found') },
   },
   'DELETE /results': { auth: 'fresh' },
+  'GET /results/last': { auth: 'apeKey' },
+  'PATCH /results/tags': {
+    auth: 'bearer',
+    othersIds: {
+      entity: 'result',
+      body: (id) => ({ resultId: id, tagIds: [] }),
+      expect: NOT_FOUND('Result not found'),
+    },
+  },
 
   'GET /users': { auth: 'bearer' },
   'DELETE /users': { auth: 'fresh' },
@@ -152,6 +176,11 @@ export const EXPECTATIONS: Record<string, RouteRow> = {
   },
   'POST /users/revokeAllTokens': { auth: 'fresh' },
   'POST /users/optOutOfLeaderboards': { auth: 'bearer' },
+  'PATCH /users/leaderboardMemory': { auth: 'bearer' },
+  'GET /users/verificationEmail': { auth: 'bearer' },
+  'POST /users/report': { auth: 'bearer' },
+  'POST /users/resultFilterPresets': { auth: 'bearer' },
+  'DELETE /users/resultFilterPresets/:presetId': { auth: 'bearer' },
 
   'GET /users/:uidOrName/profile': { auth: 'public' },
   'GET /users/profile/:uidOrName': { auth: 'public' },
@@ -164,10 +193,12 @@ export const EXPECTATIONS: Record<string, RouteRow> = {
   },
 
   'GET /users/personalBests': { auth: 'apeKey' },
+  'DELETE /users/personalBests': { auth: 'fresh' },
   'GET /users/stats': { auth: 'apeKey' },
   'GET /users/streak': { auth: 'apeKey' },
   'PATCH /users/streak/hourOffset': { auth: 'bearer' },
   'POST /users/streakHourOffset': { auth: 'bearer' },
+  'POST /users/setStreakHourOffset': { auth: 'bearer' },
   'GET /users/testActivity': { auth: 'premium' },
   'GET /users/currentTestActivity': { auth: 'apeKey' },
 
@@ -216,6 +247,12 @@ export const EXPECTATIONS: Record<string, RouteRow> = {
   'GET /users/chat/oauth': { auth: 'bearer' },
   'POST /users/chat/link': { auth: 'bearer' },
   'POST /users/chat/unlink': {
+    auth: 'bearer',
+    banned: { expect: { status: 403, message: 'Banned accounts cannot unlink Discord' } },
+  },
+  'GET /users/discord/oauth': { auth: 'bearer' },
+  'POST /users/discord/link': { auth: 'bearer' },
+  'POST /users/discord/unlink': {
     auth: 'bearer',
     banned: { expect: { status: 403, message: 'Banned accounts cannot unlink Discord' } },
   },

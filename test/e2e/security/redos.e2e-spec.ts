@@ -1,4 +1,5 @@
 import { getMetadataStorage } from 'class-validator';
+import { NUMERIC } from '../../../src/common/validation/transforms';
 import { createUser } from '../../support/factories';
 import { startStubServer, type StubServer } from '../../support/stub-server';
 import { createTestApp, type TestApp } from '../../support/test-app';
@@ -15,6 +16,8 @@ function dtoPatterns(): { where: string; pattern: RegExp }[] {
       if (pattern) found.push({ where: `${target.name}.${m.propertyName}`, pattern });
     }
   }
+  // Transforms test patterns too: the numeric query transform sees every `?page=`-like value, signed in or not.
+  found.push({ where: 'ToNumber', pattern: NUMERIC });
   return found;
 }
 

@@ -9,12 +9,12 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
-import { IsId } from '../../../common/validation/is-id';
+import { IsUid } from '../../../common/auth/uid';
 
 /** `POST /admin/toggleBan`, `POST /admin/clearStreakHourOffset`. */
 export class AdminUidDto {
-  @IsString()
-  @IsId()
+  // Any uid the identity provider issues (OIDC subjects such as `auth0|…`), not only our 24-hex ids.
+  @IsUid()
   uid!: string;
 }
 
