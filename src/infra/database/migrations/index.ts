@@ -11,6 +11,7 @@ import * as results from './20261122020000_results';
 import * as leaderboards from './20261122050000_leaderboards';
 import * as leaderboardShards from './20261122060000_leaderboard_shards';
 import * as leaderboardBests from './20261122070000_leaderboard_bests';
+import * as resultBoardFacts from './20261124100000_result_board_facts';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so they sort in the order they must run; a feature adds
@@ -29,4 +30,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '20261122050000_leaderboards': leaderboards,
   '20261122060000_leaderboard_shards': leaderboardShards,
   '20261122070000_leaderboard_bests': leaderboardBests,
+  '20261124100000_result_board_facts': resultBoardFacts,
 };
