@@ -102,7 +102,12 @@ export class BoardCatchUpService implements OnApplicationBootstrap, OnModuleDest
   }
 
   private schedule(delayMs: number): void {
-    if (this.stopped || this.timer) return;
+    if (this.stopped) return;
+    if (this.timer) {
+      // A retry is already planned; "now" (Redis is back) replaces it.
+      if (delayMs > 0) return;
+      clearTimeout(this.timer);
+    }
     this.timer = setTimeout(() => {
       this.timer = null;
       void this.catchUp().catch(() => undefined);
