@@ -48,6 +48,12 @@ export function createDatabase(options: DatabaseOptions): Database {
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
-  pool.on('connect', prepareNamedStatements);
+  pool.on('connect', (client) => {
+    // A connection lost while a request holds the client (server restart, network cut) is reported as an 'error'
+    // event that no one else listens to then, which would crash the process; the failing query is rejected anyway and
+    // the pool discards the broken client when it is released.
+    client.on('error', () => undefined);
+    prepareNamedStatements(client);
+  });
   return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
 }
