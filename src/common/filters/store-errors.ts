@@ -30,7 +30,11 @@ const CONNECTION_MESSAGES = [
 ];
 
 /** ioredis and our own error classes that only occur when Redis is unreachable. */
-const STORE_ERROR_NAMES = new Set(['MaxRetriesPerRequestError', 'RedisUnavailableError', 'ClusterAllFailedError']);
+const STORE_ERROR_NAMES = new Set([
+  'MaxRetriesPerRequestError',
+  'RedisUnavailableError',
+  'ClusterAllFailedError',
+]);
 
 /**
  * PostgreSQL SQLSTATEs: class 08 (connection exception), 57P01-57P03 (admin/crash shutdown, cannot connect now),

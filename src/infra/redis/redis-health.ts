@@ -32,7 +32,8 @@ export class RedisHealth {
       for (const listener of this.recovered) listener();
     });
     const lost = () => {
-      if (this.up) this.logger.warn('Redis connection lost: degraded mode (in-memory limits, boards catch up later)');
+      if (this.up)
+        this.logger.warn('Redis connection lost: degraded mode (in-memory limits, boards catch up later)');
       this.up = false;
       this.wasLost = true;
     };

@@ -82,7 +82,13 @@ export class BoardStoreRepository {
   }
 
   /** Catch-up: sets a user's weekly total from PostgreSQL; false when a newer live write made it wait a pass. */
-  async setWeeklyXp(keys: BoardKeys, uid: string, xp: number, entry: object, ttlMs: number): Promise<boolean> {
+  async setWeeklyXp(
+    keys: BoardKeys,
+    uid: string,
+    xp: number,
+    entry: object,
+    ttlMs: number,
+  ): Promise<boolean> {
     const written = await this.redis.weeklyXpLeaderboardSet(
       keys.scores,
       keys.entries,

@@ -1,3 +1,5 @@
+import { MESSAGES } from '../../../src/common/app-error';
+import { STORE_UNAVAILABLE_MESSAGE } from '../../../src/common/filters/store-errors';
 import { BOARDS_UNAVAILABLE } from '../../../src/modules/leaderboards/board-availability';
 import { startRedisServer, type RedisServerHandle } from '../../../src/infra/embedded/redis-server';
 import { createUser } from '../../support/factories';
@@ -70,9 +72,9 @@ describe('Redis outage during result submissions', () => {
   it('keeps accepting results, answers board reads 503, and the boards catch up when Redis returns', async () => {
     const before = await round(60);
     expect(before.map((r) => r.status)).toEqual(users.map(() => 200));
-    expect(before.every((r) => typeof (r.body.data as Record<string, unknown>).dailyLeaderboardRank === 'number')).toBe(
-      true,
-    );
+    expect(
+      before.every((r) => typeof (r.body.data as Record<string, unknown>).dailyLeaderboardRank === 'number'),
+    ).toBe(true);
 
     // Stopped while a round is in flight: some of its board writes fail half-way.
     const inFlight = round(90);
@@ -121,7 +123,8 @@ describe('Redis outage during result submissions', () => {
 
     // The daily board holds each user's best result of the day, the weekly board all the XP they earned.
     const best = (uid: string) => Math.max(...accepted.filter((a) => a.uid === uid).map((a) => a.wpm));
-    const xpOf = (uid: string) => accepted.filter((a) => a.uid === uid).reduce((sum, a) => sum + a.data.xp, 0);
+    const xpOf = (uid: string) =>
+      accepted.filter((a) => a.uid === uid).reduce((sum, a) => sum + a.data.xp, 0);
     const dailyNow = (await daily()).body.data.entries;
     expect(Object.fromEntries(dailyNow.map((e) => [e.uid, e.wpm]))).toEqual(
       Object.fromEntries(users.map(({ uid }) => [uid, best(uid)])),
@@ -134,6 +137,59 @@ describe('Redis outage during result submissions', () => {
     });
     expect(Object.keys(weeklyNow)).toHaveLength(USERS);
   }, 60_000);
+});
+
+describe('Redis outage: limits and authentication', () => {
+  let redis: RedisServerHandle;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    t = await createTestApp({
+      stores: { ...(await createTestStores()), redisUrl: redis.url },
+      env: { rateLimit: { globalPerMinute: 100_000, overrides: { status: { max: 5 } } } },
+      configuration: {
+        rateLimiting: { badAuthentication: { enabled: true, maxAttempts: 3, windowSeconds: 3600 } },
+      },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await redis?.stop();
+  });
+
+  it('counts rate limits and bad authentications in memory, and refuses tokens it cannot check for revocation', async () => {
+    const known = await createUser(t.db);
+    const knownAuth = await t.bearer(known.uid);
+    expect((await t.request('GET', '/results', { auth: knownAuth, ip: '10.9.0.3' })).status).toBe(200);
+    await redis.stop();
+
+    // Route class limit (5 per minute for GET /), now per process.
+    const status = [];
+    for (let i = 0; i < 6; i++) status.push(await t.request('GET', '/', { ip: '10.9.0.1' }));
+    expect(status.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 429]);
+    expect(status[5]!.body).toEqual({ message: MESSAGES.rateLimited, data: null });
+
+    // Bad authentications: three garbage tokens, then the address is refused even with a good token.
+    const bad = [];
+    for (let i = 0; i < 3; i++)
+      bad.push(await t.request('GET', '/results', { auth: 'Bearer nope', ip: '10.9.0.2' }));
+    expect(bad.map((r) => r.status)).toEqual([401, 401, 401]);
+    const banned = await t.request('GET', '/results', { auth: knownAuth, ip: '10.9.0.2' });
+    expect(banned.status).toBe(429);
+    expect(banned.body.message).toBe(MESSAGES.badAuthBanned);
+
+    // A token verified before the outage is cached and keeps working; a token never seen needs the revocation
+    // marker in Redis: fail closed with 503 rather than accept a possibly revoked token.
+    expect((await t.request('GET', '/results', { auth: knownAuth, ip: '10.9.0.3' })).status).toBe(200);
+    const stranger = await createUser(t.db);
+    const unchecked = await t.request('GET', '/results', {
+      auth: await t.bearer(stranger.uid),
+      ip: '10.9.0.4',
+    });
+    expect(unchecked.status).toBe(503);
+    expect(unchecked.body).toEqual({ message: STORE_UNAVAILABLE_MESSAGE, data: null });
+  }, 30_000);
 });
 
 async function waitFor<T>(probe: () => Promise<T | null>, timeoutMs = 10_000): Promise<T> {

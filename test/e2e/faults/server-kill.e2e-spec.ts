@@ -103,7 +103,9 @@ describe('server killed with SIGKILL under load', () => {
     const deadline = Date.now() + 10_000;
     let onBoard = new Set<string>();
     while (Date.now() < deadline) {
-      const res = await fetch(`${server.url}/leaderboards/daily?language=english&mode=time&mode2=15&pageSize=200`);
+      const res = await fetch(
+        `${server.url}/leaderboards/daily?language=english&mode=time&mode2=15&pageSize=200`,
+      );
       const body = (await res.json()) as { data: { entries: { uid: string }[] } };
       onBoard = new Set(body.data.entries.map((e) => e.uid));
       if (onBoard.size >= saved.size) break;
