@@ -158,11 +158,11 @@ export function loadEnv(src: Source = process.env, defaults: Partial<AppEnv> = {
     databaseConnectTimeoutMs: int(
       src,
       'DATABASE_CONNECT_TIMEOUT_MS',
-      defaults.databaseConnectTimeoutMs ?? 5_000,
+      defaults.databaseConnectTimeoutMs ?? 10_000,
       1,
     ),
     redisUrl: redisUrl as string,
-    redisCommandTimeoutMs: int(src, 'REDIS_COMMAND_TIMEOUT_MS', defaults.redisCommandTimeoutMs ?? 1_000, 1),
+    redisCommandTimeoutMs: int(src, 'REDIS_COMMAND_TIMEOUT_MS', defaults.redisCommandTimeoutMs ?? 2_000, 1),
     redisConnectTimeoutMs: int(src, 'REDIS_CONNECT_TIMEOUT_MS', defaults.redisConnectTimeoutMs ?? 2_000, 1),
     authProvider,
     firebase,

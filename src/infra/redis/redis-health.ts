@@ -19,6 +19,7 @@ export class RedisUnavailableError extends Error {
 export class RedisHealth {
   private up: boolean;
   private wasLost = false;
+  private closing = false;
   private readonly recovered: (() => void)[] = [];
   private readonly logger = new Logger(RedisHealth.name);
 
@@ -49,6 +50,11 @@ export class RedisHealth {
   /** Throws `RedisUnavailableError` when Redis is known to be down. */
   assertAvailable(): void {
     if (!this.up) throw new RedisUnavailableError();
+  }
+
+  /** The process is shutting down: the connection closing is not an outage. */
+  shutdown(): void {
+    this.closing = true;
   }
 
   onRecovered(listener: () => void): void {

@@ -23,6 +23,7 @@ export class RedisModule implements OnModuleInit, OnApplicationShutdown {
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(APP_ENV) private readonly env: AppEnv,
+    @Inject(REDIS_HEALTH) private readonly health: RedisHealth,
   ) {}
 
   /**
@@ -42,6 +43,7 @@ export class RedisModule implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.health.shutdown();
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
 }

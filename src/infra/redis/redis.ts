@@ -27,7 +27,7 @@ export function createRedis(url: string, options: RedisClientOptions = {}): Redi
   const client = new Redis(url, {
     enableAutoPipelining: true,
     maxRetriesPerRequest: 1,
-    commandTimeout: options.commandTimeoutMs ?? 1000,
+    commandTimeout: options.commandTimeoutMs ?? 2000,
     connectTimeout: options.connectTimeoutMs ?? 2000,
     retryStrategy: (attempt) => Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS),
     lazyConnect: false,
