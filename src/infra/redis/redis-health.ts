@@ -47,11 +47,6 @@ export class RedisHealth {
     return this.up;
   }
 
-  /** Throws `RedisUnavailableError` when Redis is known to be down. */
-  assertAvailable(): void {
-    if (!this.up) throw new RedisUnavailableError();
-  }
-
   /** The process is shutting down: the connection closing is not an outage. */
   shutdown(): void {
     this.closing = true;
