@@ -45,6 +45,7 @@ export function createDatabase(options: DatabaseOptions): Database {
     ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
     // TCP keep-alive notices a server that vanished without closing the connection (network cut).
     keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);

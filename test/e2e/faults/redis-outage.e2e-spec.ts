@@ -99,7 +99,8 @@ describe('Redis outage during result submissions', () => {
       }),
       t.request('GET', '/'),
     ]);
-    expect(Date.now() - started).toBeLessThan(1500);
+    // Answered at once, not after the Redis command timeout (2 s).
+    expect(Date.now() - started).toBeLessThan(1900);
     for (const res of [dailyDown, weeklyDown, rankDown]) {
       expect(res.status).toBe(503);
       expect(res.body).toEqual({ message: BOARDS_UNAVAILABLE, data: null });
