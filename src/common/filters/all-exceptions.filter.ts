@@ -1,7 +1,7 @@
 import { Catch, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { toErrorResponse } from './error-response';
-import { isStoreUnavailable, STORE_UNAVAILABLE_MESSAGE } from './store-errors';
+import { isStoreUnavailable, storeUnavailableResponse } from './store-errors';
 
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
@@ -11,7 +11,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     // A store outage is a degraded mode the client can retry, never a 500 (ARCHITECTURE "Scale-out").
     const { status, body } = isStoreUnavailable(exception)
-      ? { status: 503, body: { message: STORE_UNAVAILABLE_MESSAGE, data: null } }
+      ? storeUnavailableResponse(exception)
       : toErrorResponse(exception, request);
     void reply.status(status).send(body);
   }

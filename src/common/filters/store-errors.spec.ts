@@ -1,3 +1,5 @@
+import { ServiceUnavailableException } from '@nestjs/common';
+import { AppError } from '../app-error';
 import { isStoreUnavailable } from './store-errors';
 
 function pgError(code: string, message = 'pg error'): Error {
@@ -51,6 +53,8 @@ describe('isStoreUnavailable', () => {
     ['permission error', Object.assign(new Error('nope'), { code: 'EPERM' })],
     ['redis script error', new Error('ERR Error running script')],
     ['not an error', 'Connection terminated'],
+    ['our own error', new AppError(409, 'Connection is closed for new friends')],
+    ['a framework error', new ServiceUnavailableException('Command timed out')],
     ['null', null],
   ])('%s → not a store outage', (_name, error) => {
     expect(isStoreUnavailable(error)).toBe(false);

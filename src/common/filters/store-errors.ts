@@ -1,3 +1,6 @@
+import { HttpException, Logger } from '@nestjs/common';
+import { AppError } from '../app-error';
+
 /**
  * The one place that decides whether an error means "a store (PostgreSQL or Redis) is unreachable or overloaded":
  * those answer 503 `Service temporarily unavailable` (the client may retry), never 500. Everything else is left to
@@ -54,6 +57,8 @@ function isUnavailableSqlState(code: string): boolean {
 
 export function isStoreUnavailable(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > 3) return false;
+  // Our own answers (and the framework's) keep their status, whatever their message says.
+  if (error instanceof AppError || error instanceof HttpException) return false;
   const e = error as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
   if (typeof e.name === 'string' && STORE_ERROR_NAMES.has(e.name)) return true;
   if (typeof e.code === 'string') {
@@ -66,4 +71,30 @@ export function isStoreUnavailable(error: unknown, depth = 0): boolean {
   // AggregateError (e.g. both IPv4 and IPv6 refused) and wrapped causes.
   if (Array.isArray(e.errors) && e.errors.some((inner) => isStoreUnavailable(inner, depth + 1))) return true;
   return e.cause !== undefined && isStoreUnavailable(e.cause, depth + 1);
+}
+
+const logger = new Logger('StoreOutage');
+/** At most one log line per interval: an outage fails every request, the log should not drown in it. */
+const LOG_INTERVAL_MS = 5_000;
+let lastLogged = 0;
+let suppressed = 0;
+
+/** The 503 answer to a store outage, logged (throttled) with the cause so operators see which store is down. */
+export function storeUnavailableResponse(error: unknown): {
+  status: 503;
+  body: { message: string; data: null };
+} {
+  const now = Date.now();
+  if (now - lastLogged >= LOG_INTERVAL_MS) {
+    const e = error as { message?: unknown; code?: unknown; name?: unknown };
+    logger.warn(
+      { err: { name: e.name, code: e.code, message: e.message }, suppressed },
+      'store unavailable: 503',
+    );
+    lastLogged = now;
+    suppressed = 0;
+  } else {
+    suppressed += 1;
+  }
+  return { status: 503, body: { message: STORE_UNAVAILABLE_MESSAGE, data: null } };
 }
