@@ -28,7 +28,8 @@ export async function seedWeeklyBoards(
   now = Date.now(),
 ): Promise<number> {
   const started = process.hrtime.bigint();
-  const redis = createRedis(redisUrl);
+  // Deleting a board of a million entries blocks Redis for a while: no per-command timeout for the seeder.
+  const redis = createRedis(redisUrl, { commandTimeoutMs: 600_000 });
   try {
     const thisWeek = isoWeekStart(now);
     for (const [weekStart, entries] of [

@@ -11,7 +11,14 @@ export interface AppEnv {
   host: string;
   databaseUrl: string;
   databasePoolMax: number;
+  /** Server-side limit of one statement (PostgreSQL `statement_timeout`); 0 turns it off. */
+  databaseStatementTimeoutMs: number;
+  /** How long a request waits for a pool connection (and a new connection for its handshake) before failing (503). */
+  databaseConnectTimeoutMs: number;
   redisUrl: string;
+  /** A Redis command not answered within this many ms fails (no request waits on a dead Redis for long). */
+  redisCommandTimeoutMs: number;
+  redisConnectTimeoutMs: number;
   authProvider: AuthProviderKind;
   firebase: { projectId?: string; serviceAccount?: string };
   oidc: { issuer?: string; audience?: string; jwksUrl?: string };
@@ -172,7 +179,21 @@ export function loadEnv(src: Source = process.env, defaults: Partial<AppEnv> = {
     host,
     databaseUrl: databaseUrl as string,
     databasePoolMax: int(src, 'DATABASE_POOL_MAX', defaults.databasePoolMax ?? 20, 1),
+    databaseStatementTimeoutMs: int(
+      src,
+      'DATABASE_STATEMENT_TIMEOUT_MS',
+      defaults.databaseStatementTimeoutMs ?? 60_000,
+      0,
+    ),
+    databaseConnectTimeoutMs: int(
+      src,
+      'DATABASE_CONNECT_TIMEOUT_MS',
+      defaults.databaseConnectTimeoutMs ?? 10_000,
+      1,
+    ),
     redisUrl: redisUrl as string,
+    redisCommandTimeoutMs: int(src, 'REDIS_COMMAND_TIMEOUT_MS', defaults.redisCommandTimeoutMs ?? 2_000, 1),
+    redisConnectTimeoutMs: int(src, 'REDIS_CONNECT_TIMEOUT_MS', defaults.redisConnectTimeoutMs ?? 2_000, 1),
     authProvider,
     firebase,
     oidc,

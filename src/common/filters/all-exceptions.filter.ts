@@ -1,6 +1,7 @@
 import { Catch, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { toErrorResponse } from './error-response';
+import { isStoreUnavailable, storeUnavailableResponse } from './store-errors';
 
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
@@ -8,7 +9,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
-    const { status, body } = toErrorResponse(exception, request);
+    // A store outage is a degraded mode the client can retry, never a 500 (ARCHITECTURE "Scale-out").
+    const { status, body } = isStoreUnavailable(exception)
+      ? storeUnavailableResponse(exception)
+      : toErrorResponse(exception, request);
     void reply.status(status).send(body);
   }
 }

@@ -9,7 +9,12 @@ import { createDatabase, DATABASE, type Database } from './database';
       provide: DATABASE,
       inject: [APP_ENV],
       useFactory: (env: AppEnv): Database =>
-        createDatabase({ url: env.databaseUrl, poolMax: env.databasePoolMax }),
+        createDatabase({
+          url: env.databaseUrl,
+          poolMax: env.databasePoolMax,
+          statementTimeoutMs: env.databaseStatementTimeoutMs,
+          connectTimeoutMs: env.databaseConnectTimeoutMs,
+        }),
     },
   ],
   exports: [DATABASE],

@@ -13,6 +13,10 @@ export interface DatabaseOptions {
   url: string;
   poolMax?: number;
   applicationName?: string;
+  /** PostgreSQL `statement_timeout` of every connection (ms); omitted or 0: none (migrations, seeders). */
+  statementTimeoutMs?: number;
+  /** Longest wait for a pool connection, including a new connection's handshake (ms); omitted: 10 s. */
+  connectTimeoutMs?: number;
 }
 
 /**
@@ -35,9 +39,22 @@ export function createDatabase(options: DatabaseOptions): Database {
     max: options.poolMax ?? 20,
     application_name: options.applicationName ?? 'typing-platform-api',
     idleTimeoutMillis: 30_000,
+    // A dead or unreachable server fails requests after this wait (503) instead of queueing them forever; the pool
+    // discards broken connections on release and opens new ones on demand, so it recovers by itself.
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+    // TCP keep-alive notices a server that vanished without closing the connection (network cut).
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
-  pool.on('connect', prepareNamedStatements);
+  pool.on('connect', (client) => {
+    // A connection lost while a request holds the client (server restart, network cut) is reported as an 'error'
+    // event that no one else listens to then, which would crash the process; the failing query is rejected anyway and
+    // the pool discards the broken client when it is released.
+    client.on('error', () => undefined);
+    prepareNamedStatements(client);
+  });
   return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
 }

@@ -215,11 +215,13 @@ export interface Results {
   quote_length: number | null;
   raw_wpm: number;
   restart_count: Generated<number>;
+  stop_on_letter: Generated<boolean>;
   tags: Generated<string[]>;
   test_duration: number;
   timestamp: number;
   uid: string;
   wpm: number;
+  xp: Generated<number>;
 }
 
 export interface ServerConfiguration {

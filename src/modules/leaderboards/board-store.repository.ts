@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { REDIS, type Redis } from '../../infra/redis/redis';
+import { RedisUnavailableError } from '../../infra/redis/redis-health';
 import type { MemberRow } from '../../infra/redis/scripts/leaderboards.lua';
 
 export interface BoardKeys {
@@ -80,8 +81,33 @@ export class BoardStoreRepository {
     );
   }
 
+  /** Catch-up: sets a user's weekly total from PostgreSQL; false when a newer live write made it wait a pass. */
+  async setWeeklyXp(
+    keys: BoardKeys,
+    uid: string,
+    xp: number,
+    entry: object,
+    ttlMs: number,
+  ): Promise<boolean> {
+    const written = await this.redis.weeklyXpLeaderboardSet(
+      keys.scores,
+      keys.entries,
+      xp,
+      ttlMs,
+      uid,
+      JSON.stringify(entry),
+    );
+    return written === 1;
+  }
+
+  /** Whether the board store is connected now: writes that can catch up later are skipped while it is not. */
+  get available(): boolean {
+    return this.redis.status === 'ready';
+  }
+
   /** Positions `first`..`last` (0-based, best first). */
   async page(keys: BoardKeys, first: number, last: number): Promise<StoredPage> {
+    this.assertAvailable();
     const [count, lowest, rows] = await this.redis.leaderboardPage(keys.scores, keys.entries, first, last);
     return {
       count: Number(count),
@@ -93,6 +119,7 @@ export class BoardStoreRepository {
   /** The given users that are on the board, best first. */
   async members(keys: BoardKeys, uids: string[]): Promise<StoredRow[]> {
     if (uids.length === 0) return [];
+    this.assertAvailable();
     const rows = await this.redis.leaderboardMembers(keys.scores, keys.entries, ...uids);
     return this.toRows(rows).sort((a, b) => a.index - b.index);
   }
@@ -105,6 +132,11 @@ export class BoardStoreRepository {
     const results = (await pipeline.exec()) ?? [];
     const failed = results.find(([error]) => error !== null);
     if (failed?.[0]) throw failed[0];
+  }
+
+  /** Reads fail at once while Redis is down instead of waiting for the command timeout. */
+  private assertAvailable(): void {
+    if (!this.available) throw new RedisUnavailableError();
   }
 
   private toRows(rows: (MemberRow | [string, string, number, string | null])[]): StoredRow[] {

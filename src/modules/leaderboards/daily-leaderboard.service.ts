@@ -8,6 +8,7 @@ import { ServerConfigurationService } from '../../config/server-configuration.se
 import { redisKeys } from '../../infra/redis/keys';
 import { funboxesAllowPb } from '../results/domain/funbox-rules';
 import type { ResultSavedEvent } from '../results/result-hooks';
+import { boardRead } from './board-availability';
 import { BoardStoreRepository, type StoredRow } from './board-store.repository';
 import type { DailyPageQuery, DailyRankQuery } from './dto/leaderboard-queries';
 import { FriendsScope } from './friends-scope';
@@ -36,6 +37,18 @@ import {
 
 export const NO_DAILY_BOARD = 'There is no daily leaderboard for this mode';
 
+/** A qualifying result, as the post-commit hook or the board catch-up (from PostgreSQL) sees it. */
+export interface DailyCandidate {
+  uid: string;
+  timestamp: number;
+  board: BoardKey;
+  wpm: number;
+  rawWpm: number;
+  acc: number;
+  consistency: number;
+  account: ResultSavedEvent['account'];
+}
+
 export interface DailyPage extends BoardPage<SpeedEntry> {
   /** wpm of the lowest entry kept on the board (0 when empty): what a result must beat to enter a full board. */
   minWpm: number;
@@ -62,7 +75,7 @@ export class DailyLeaderboardService {
     const premium = config.users.premium.enabled;
     const friendUids = await this.friends.uids(auth, query.friendsOnly, config);
     if (friendUids) {
-      const rows = await this.store.members(keys, friendUids);
+      const rows = await boardRead(() => this.store.members(keys, friendUids));
       const entries = rows.map((row) => toEntry(row, premium));
       const last = rows[rows.length - 1];
       return {
@@ -72,7 +85,7 @@ export class DailyLeaderboardService {
       };
     }
     const first = query.page * query.pageSize;
-    const page = await this.store.page(keys, first, first + query.pageSize - 1);
+    const page = await boardRead(() => this.store.page(keys, first, first + query.pageSize - 1));
     return {
       entries: page.rows.map((row) => toEntry(row, premium)),
       count: page.count,
@@ -88,7 +101,7 @@ export class DailyLeaderboardService {
     const config = await this.configuration.get();
     const keys = this.keysFor(config, query, query.daysBefore);
     const friendUids = await this.friends.uids(auth, query.friendsOnly, config);
-    const rows = await this.store.members(keys, friendUids ?? [auth.uid]);
+    const rows = await boardRead(() => this.store.members(keys, friendUids ?? [auth.uid]));
     const entries = rows.map((row) => toEntry(row, config.users.premium.enabled));
     if (friendUids) return friendsRankOf(entries, auth.uid);
     return entries[0] ?? null;
@@ -105,29 +118,56 @@ export class DailyLeaderboardService {
     // Contract facts §13.3: results that cannot be personal bests do not enter daily boards either.
     if (!funboxesAllowPb(result.funbox) || result.bailedOut) return undefined;
     if (result.stopOnLetter && result.acc < 100) return undefined;
+    return this.enter(
+      {
+        uid: event.uid,
+        timestamp: event.timestamp,
+        board,
+        wpm: result.wpm,
+        rawWpm: result.rawWpm,
+        acc: result.acc,
+        consistency: result.consistency,
+        account,
+      },
+      config,
+    );
+  }
 
-    const day = utcDayStart(event.timestamp);
+  /**
+   * Writes a result that qualifies (every rule of `record` checked) to its day's board: only an improvement changes the
+   * user's entry, so writing the same result again, or an older worse one, changes nothing (board catch-up relies on
+   * it). The 1-based rank when it entered or improved, else undefined.
+   */
+  async enter(candidate: DailyCandidate, config: ServerConfiguration): Promise<number | undefined> {
+    const daily = config.dailyLeaderboards;
+    const { board, account } = candidate;
+    const day = utcDayStart(candidate.timestamp);
     const ttlMs = day + daily.leaderboardExpirationTimeInDays * DAY_MS - this.clock.now();
     if (ttlMs <= 0) return undefined;
     const entry = {
-      uid: event.uid,
+      uid: candidate.uid,
       name: account.name,
-      wpm: result.wpm,
-      raw: result.rawWpm,
-      acc: result.acc,
-      consistency: result.consistency,
-      timestamp: event.timestamp,
-      ...storedIdentity(account, config.users.premium.enabled, event.timestamp),
+      wpm: candidate.wpm,
+      raw: candidate.rawWpm,
+      acc: candidate.acc,
+      consistency: candidate.consistency,
+      timestamp: candidate.timestamp,
+      ...storedIdentity(account, config.users.premium.enabled, candidate.timestamp),
     };
     const rank = await this.store.addDaily(
       redisKeys.dailyLeaderboard(day, board.language, board.mode, board.mode2),
-      event.uid,
-      dailyScore(result.wpm, result.acc, event.timestamp),
+      candidate.uid,
+      dailyScore(candidate.wpm, candidate.acc, candidate.timestamp),
       entry,
       daily.maxResults,
       ttlMs,
     );
     return rank >= 0 ? rank + 1 : undefined;
+  }
+
+  /** Whether results of `board` enter daily boards under this configuration. */
+  hasBoard(config: ServerConfiguration, board: BoardKey): boolean {
+    return config.dailyLeaderboards.enabled && this.exists(config, board);
   }
 
   /** The best `count` entries of a day's board (reward mails), best first. */

@@ -1,8 +1,11 @@
-import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { AccountLifecycle } from '../../common/account-lifecycle';
+import { isStoreUnavailable } from '../../common/filters/store-errors';
 import { ServerConfigurationService } from '../../config/server-configuration.service';
+import { REDIS_HEALTH, type RedisHealth } from '../../infra/redis/redis-health';
 import { ResultHooks, type ResultExtras, type ResultSavedEvent } from '../results/result-hooks';
 import { AllTimeRepository } from './all-time.repository';
+import { BoardCatchUpService } from './board-catch-up.service';
 import { DailyLeaderboardService } from './daily-leaderboard.service';
 import { WeeklyXpLeaderboardService } from './weekly-xp-leaderboard.service';
 
@@ -23,6 +26,8 @@ export class LeaderboardHooks implements OnModuleInit {
     private readonly weekly: WeeklyXpLeaderboardService,
     private readonly allTime: AllTimeRepository,
     private readonly configuration: ServerConfigurationService,
+    private readonly catchUp: BoardCatchUpService,
+    @Inject(REDIS_HEALTH) private readonly health: RedisHealth,
   ) {}
 
   onModuleInit(): void {
@@ -34,12 +39,29 @@ export class LeaderboardHooks implements OnModuleInit {
     this.lifecycle.afterDelete(FEATURE, purge);
   }
 
+  /**
+   * While Redis is unreachable the result is already safe in PostgreSQL: the board writes are skipped (no ranks in
+   * the response) and owed to the catch-up, which rebuilds them from the stored results when Redis is back.
+   */
   async afterResult(event: ResultSavedEvent): Promise<ResultExtras> {
+    if (!this.health.available) {
+      this.catchUp.boardsMissed(event.timestamp);
+      return {};
+    }
     const config = await this.configuration.get();
-    const [daily, weekly] = await Promise.all([
-      this.daily.record(event, config),
-      this.weekly.record(event, config),
-    ]);
+    let daily: number | undefined;
+    let weekly: number | undefined;
+    try {
+      [daily, weekly] = await Promise.all([
+        this.daily.record(event, config),
+        this.weekly.record(event, config),
+      ]);
+    } catch (e) {
+      if (!isStoreUnavailable(e)) throw e;
+      this.logger.warn({ uid: event.uid, resultId: event.resultId }, 'board writes owed to the catch-up');
+      this.catchUp.boardsMissed(event.timestamp);
+      return {};
+    }
     return {
       ...(daily === undefined ? {} : { dailyLeaderboardRank: daily }),
       ...(weekly === undefined ? {} : { weeklyXpLeaderboardRank: weekly }),

@@ -4,6 +4,8 @@ import { InboxModule } from '../inbox/inbox.module';
 import { ResultsModule } from '../results/results.module';
 import { AllTimeLeaderboardService } from './all-time-leaderboard.service';
 import { AllTimeRepository } from './all-time.repository';
+import { BoardCatchUpRepository } from './board-catch-up.repository';
+import { BoardCatchUpService } from './board-catch-up.service';
 import { BoardStoreRepository } from './board-store.repository';
 import { DailyLeaderboardService } from './daily-leaderboard.service';
 import { FriendsScope } from './friends-scope';
@@ -28,6 +30,7 @@ import { WeeklyXpLeaderboardService } from './weekly-xp-leaderboard.service';
     AllTimeRepository,
     SnapshotRepository,
     BoardStoreRepository,
+    BoardCatchUpRepository,
     JobRunsRepository,
     FriendsScope,
     AllTimeLeaderboardService,
@@ -37,12 +40,14 @@ import { WeeklyXpLeaderboardService } from './weekly-xp-leaderboard.service';
     LeaderboardRolloverService,
     LeaderboardJobsService,
     LeaderboardHooks,
+    BoardCatchUpService,
   ],
   exports: [
     AllTimeLeaderboardService,
     DailyLeaderboardService,
     LeaderboardSnapshotService,
     LeaderboardJobsService,
+    BoardCatchUpService,
   ],
 })
 export class LeaderboardModule {}

@@ -6,6 +6,7 @@ import type { ServerConfiguration } from '../../config/server-configuration.sche
 import { ServerConfigurationService } from '../../config/server-configuration.service';
 import { redisKeys } from '../../infra/redis/keys';
 import type { ResultSavedEvent } from '../results/result-hooks';
+import { boardRead } from './board-availability';
 import { BoardStoreRepository, type StoredRow } from './board-store.repository';
 import type { WeeklyPageQuery, WeeklyRankQuery } from './dto/leaderboard-queries';
 import { FriendsScope } from './friends-scope';
@@ -21,7 +22,18 @@ import {
 } from './leaderboard-entries';
 import { DAY_MS, isEligible, isoWeekStart } from './leaderboard-rules';
 
-const WEEK_MS = 7 * DAY_MS;
+export const WEEK_MS = 7 * DAY_MS;
+
+/** A user's XP of one week, summed from their stored results (board catch-up). */
+export interface WeeklyTotal {
+  uid: string;
+  weekStart: number;
+  xp: number;
+  seconds: number;
+  lastTimestamp: number;
+  lastResultId: string;
+  account: ResultSavedEvent['account'];
+}
 
 /**
  * The weekly XP board (Redis, one per ISO week starting Monday 00:00 UTC): XP earned by eligible users this week
@@ -43,7 +55,7 @@ export class WeeklyXpLeaderboardService {
     const premium = config.users.premium.enabled;
     const friendUids = await this.friends.uids(auth, query.friendsOnly, config);
     if (friendUids) {
-      const rows = await this.store.members(keys, friendUids);
+      const rows = await boardRead(() => this.store.members(keys, friendUids));
       return {
         ...friendsPage(
           rows.map((row) => toEntry(row, premium)),
@@ -53,7 +65,7 @@ export class WeeklyXpLeaderboardService {
       };
     }
     const first = query.page * query.pageSize;
-    const page = await this.store.page(keys, first, first + query.pageSize - 1);
+    const page = await boardRead(() => this.store.page(keys, first, first + query.pageSize - 1));
     return {
       entries: page.rows.map((row) => toEntry(row, premium)),
       count: page.count,
@@ -64,7 +76,8 @@ export class WeeklyXpLeaderboardService {
   async rank(auth: AuthContext, query: WeeklyRankQuery): Promise<XpEntry | FriendsRanked<XpEntry> | null> {
     const config = await this.configuration.get();
     const friendUids = await this.friends.uids(auth, query.friendsOnly, config);
-    const rows = await this.store.members(this.keysFor(query.weeksBefore), friendUids ?? [auth.uid]);
+    const keys = this.keysFor(query.weeksBefore);
+    const rows = await boardRead(() => this.store.members(keys, friendUids ?? [auth.uid]));
     const entries = rows.map((row) => toEntry(row, config.users.premium.enabled));
     if (friendUids) return friendsRankOf(entries, auth.uid);
     return entries[0] ?? null;
@@ -96,6 +109,31 @@ export class WeeklyXpLeaderboardService {
       ttlMs,
     );
     return rank + 1;
+  }
+
+  /**
+   * Board catch-up: sets an eligible user's total of the week as counted from PostgreSQL (idempotent; replaces what
+   * the hooks added). False when a newer live write made the user wait for the next pass; undefined when the week is
+   * no longer kept.
+   */
+  async restore(total: WeeklyTotal, config: ServerConfiguration): Promise<boolean | undefined> {
+    const weekly = config.leaderboards.weeklyXp;
+    const ttlMs = total.weekStart + weekly.expirationTimeInDays * DAY_MS - this.clock.now();
+    if (!weekly.enabled || ttlMs <= 0) return undefined;
+    return this.store.setWeeklyXp(
+      redisKeys.weeklyXpLeaderboard(total.weekStart),
+      total.uid,
+      total.xp,
+      {
+        uid: total.uid,
+        name: total.account.name,
+        lastActivityTimestamp: total.lastTimestamp,
+        timeTypedSeconds: total.seconds,
+        lastResultId: total.lastResultId,
+        ...storedIdentity(total.account, config.users.premium.enabled, total.lastTimestamp),
+      },
+      ttlMs,
+    );
   }
 
   /** The best `count` entries of the week starting at `weekStart` (reward mails), best first. */

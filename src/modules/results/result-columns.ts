@@ -38,3 +38,10 @@ export const RESULT_COLUMNS = [
   'key_spacing_stats',
   'key_duration_stats',
 ] as const satisfies readonly (keyof Results)[];
+
+/** What the submission inserts: every column of a result plus the facts only the board catch-up reads. */
+export const INSERT_COLUMNS = [
+  ...RESULT_COLUMNS,
+  'xp',
+  'stop_on_letter',
+] as const satisfies readonly (keyof Results)[];

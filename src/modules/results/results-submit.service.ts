@@ -165,7 +165,7 @@ export class ResultsSubmitService {
     const resultId = newId();
     await this.repository.applySubmission(trx, {
       uid,
-      result: this.resultRow(uid, resultId, result, timestamp, account, tags, isPb, keys),
+      result: this.resultRow(uid, resultId, result, timestamp, account, tags, isPb, keys, xp.xp),
       bucket,
       pbRecord: {
         wpm: result.wpm,
@@ -251,6 +251,7 @@ export class ResultsSubmitService {
     tags: string[],
     isPb: boolean,
     keys: { spacing: KeyStats | null; duration: KeyStats | null },
+    xp: number,
   ) {
     return {
       id,
@@ -283,6 +284,9 @@ export class ResultsSubmitService {
       chart_data: result.chartData === undefined ? null : JSON.stringify(result.chartData),
       key_spacing_stats: keys.spacing ? JSON.stringify(keys.spacing) : null,
       key_duration_stats: keys.duration ? JSON.stringify(keys.duration) : null,
+      // Board facts: the daily and weekly XP boards are rebuilt from these after a Redis outage.
+      xp,
+      stop_on_letter: result.stopOnLetter,
     };
   }
 }

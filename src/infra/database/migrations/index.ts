@@ -12,6 +12,7 @@ import * as leaderboards from './20261122050000_leaderboards';
 import * as leaderboardShards from './20261122060000_leaderboard_shards';
 import * as leaderboardBests from './20261122070000_leaderboard_bests';
 import * as psasQuoteRatings from './20261124100000_psas_quote_ratings';
+import * as resultBoardFacts from './20261124110000_result_board_facts';
 import * as usersCompat from './20261124130000_users_compat';
 
 /**
@@ -32,5 +33,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '20261122060000_leaderboard_shards': leaderboardShards,
   '20261122070000_leaderboard_bests': leaderboardBests,
   '20261124100000_psas_quote_ratings': psasQuoteRatings,
+  '20261124110000_result_board_facts': resultBoardFacts,
   '20261124130000_users_compat': usersCompat,
 };

@@ -63,6 +63,30 @@ return redis.call('ZREVRANK', KEYS[1], uid)
 };
 
 /**
+ * KEYS[1] scores, KEYS[2] entries; ARGV: total xp, ttlMs, uid, entry JSON (with timeTypedSeconds, lastResultId,
+ * lastActivityTimestamp). Board catch-up: sets a user's weekly total as counted from PostgreSQL, replacing what the
+ * post-commit hooks added (so repeating it never double-counts). Skipped (returns 0) when the stored entry already
+ * counts a newer result than the catch-up saw: that user is caught up by the next pass. Returns 1 when written.
+ */
+export const WEEKLY_XP_LEADERBOARD_SET: RedisScript = {
+  name: 'weeklyXpLeaderboardSet',
+  numberOfKeys: 2,
+  lua: `
+local entry = cjson.decode(ARGV[4])
+local previous = redis.call('HGET', KEYS[2], ARGV[3])
+if previous then
+  local old = cjson.decode(previous)
+  if (tonumber(old.lastActivityTimestamp) or 0) > tonumber(entry.lastActivityTimestamp) then return 0 end
+end
+redis.call('HSET', KEYS[2], ARGV[3], ARGV[4])
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[2])
+return 1
+`,
+};
+
+/**
  * KEYS[1] scores, KEYS[2] entries; ARGV: first, last (0-based, best first).
  * One consistent read of a page: [count, lowest score or false, [uid, score, entry JSON]...].
  */
@@ -105,6 +129,7 @@ return rows
 export const LEADERBOARD_SCRIPTS = [
   DAILY_LEADERBOARD_ADD,
   WEEKLY_XP_LEADERBOARD_ADD,
+  WEEKLY_XP_LEADERBOARD_SET,
   LEADERBOARD_PAGE,
   LEADERBOARD_MEMBERS,
 ];
@@ -134,6 +159,14 @@ declare module 'ioredis' {
       entry: string,
       seconds: number,
       resultId: string,
+    ): Result<number, Context>;
+    weeklyXpLeaderboardSet(
+      scores: string,
+      entries: string,
+      xp: number,
+      ttlMs: number,
+      uid: string,
+      entry: string,
     ): Result<number, Context>;
     leaderboardPage(
       scores: string,
