@@ -107,7 +107,8 @@ describe('Admin: /admin/* and GET /configuration/schema', () => {
     it.each([
       [{}, '"uid"'],
       [{ uid: 5 }, '"uid"'],
-      [{ uid: 'a b' }, '"uid" must be a valid id'],
+      [{ uid: 'x'.repeat(256) }, '"uid" must be a valid uid (1-255 characters)'],
+      [{ uid: 'a\tb' }, '"uid" must be a valid uid'],
       [{ uid: 'abc', extra: 1 }, "Unrecognized key(s) in object: 'extra'"],
     ])('answers 422 to %j', async (body, error) => {
       const res = await call('POST', '/admin/toggleBan', body);
