@@ -4,6 +4,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { AppModule, type AppModuleOptions } from './app.module';
 import type { AppEnv } from './config/env';
+import { requestIdOf } from './infra/logging/request-id';
 import { MetricsService } from './modules/status/metrics.service';
 
 /** The API contract version clients compare against (the original platform's value, so its clients keep working). */
@@ -13,14 +14,16 @@ const EXPOSED_HEADERS = [
   'X-RateLimit-Limit',
   'X-RateLimit-Remaining',
   'X-RateLimit-Reset',
+  'X-Request-Id',
 ];
 
 function configureHttp(app: NestFastifyApplication, env: AppEnv): void {
   const fastify = app.getHttpAdapter().getInstance();
   const metrics = app.get(MetricsService);
 
-  fastify.addHook('onRequest', (_request, reply, done) => {
+  fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Compatibility-Check', String(COMPATIBILITY_CHECK));
+    void reply.header('X-Request-Id', request.id);
     void reply.header('X-Content-Type-Options', 'nosniff');
     done();
   });
@@ -57,7 +60,7 @@ function configureHttp(app: NestFastifyApplication, env: AppEnv): void {
   app.enableCors({
     origin: env.corsOrigins === '*' ? '*' : env.corsOrigins,
     exposedHeaders: EXPOSED_HEADERS,
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-Client-Version', 'Client-Version'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Client-Version', 'Client-Version', 'X-Request-Id'],
     methods: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS'],
     maxAge: 86400,
   });
@@ -95,6 +98,8 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     trustProxy: env.trustProxy as boolean,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     requestTimeout: 30_000,
+    // One id per request from the edge (X-Request-Id, if sane) or a UUID: in every log line and every response.
+    genReqId: requestIdOf,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options), adapter, {
     bufferLogs: options.bufferLogs ?? true,
