@@ -4,6 +4,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { AppModule, type AppModuleOptions } from './app.module';
 import type { AppEnv } from './config/env';
+import { QuietBootLogger } from './infra/logging/quiet-boot-logger';
 import { requestIdOf } from './infra/logging/request-id';
 import { MetricsService } from './modules/status/metrics.service';
 
@@ -108,8 +109,8 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     abortOnError: false,
   });
   try {
-    app.useLogger(app.get(Logger));
-    app.enableShutdownHooks();
+    app.useLogger(new QuietBootLogger(app.get(Logger)));
+    // No enableShutdownHooks(): entry points own SIGTERM/SIGINT (main.ts drains first, then closes and exits 0).
     configureHttp(app, env);
     configureDocs(app);
     await app.init();

@@ -29,6 +29,13 @@ function prepareNamedStatements(client: pg.PoolClient): void {
   }) as typeof client.query;
 }
 
+const pools = new WeakMap<Database, pg.Pool>();
+
+/** The pg pool behind a database made by `createDatabase` (pool gauges, error events). */
+export function poolOf(db: Database): pg.Pool | undefined {
+  return pools.get(db);
+}
+
 export function createDatabase(options: DatabaseOptions): Database {
   const pool = new pg.Pool({
     connectionString: options.url,
@@ -39,5 +46,7 @@ export function createDatabase(options: DatabaseOptions): Database {
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   pool.on('connect', prepareNamedStatements);
-  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  pools.set(db, pool);
+  return db;
 }

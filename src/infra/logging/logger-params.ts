@@ -10,6 +10,8 @@ import type { AppEnv } from '../../config/env';
  */
 export const LOGGED_ROUTES = [{ path: '*path', method: RequestMethod.ALL }];
 
+const QUIET_PATHS = new Set(['/livez', '/readyz', '/metrics']);
+
 /** The one logger configuration of the service: one line per request, request id on every line made inside it. */
 export function loggerParams(env: AppEnv, destination?: DestinationStream): Params {
   const options: NonNullable<Params['pinoHttp']> = {
@@ -30,8 +32,11 @@ export function loggerParams(env: AppEnv, destination?: DestinationStream): Para
     },
     // The id was chosen by Fastify (requestIdOf) before any middleware ran; never make a second one.
     genReqId: (req: IncomingMessage & { id?: unknown }) => req.id as string,
-    customLogLevel: (_req, res, err) =>
-      err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'info',
+    // Probes and scrapes arrive every few seconds from every orchestrator: their successes are debug lines.
+    customLogLevel: (req, res, err) => {
+      if (err || res.statusCode >= 500) return 'error';
+      return res.statusCode < 400 && QUIET_PATHS.has(req.url ?? '') ? 'debug' : 'info';
+    },
     quietReqLogger: true,
     ...(env.logPretty
       ? { transport: { target: 'pino-pretty', options: { singleLine: true, ignore: 'pid,hostname' } } }

@@ -1,6 +1,6 @@
 import { Controller, Get, Header, Inject } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Public, RateLimit } from '../../common/auth/policy.decorators';
+import { Public, RateLimit, SkipMaintenance } from '../../common/auth/policy.decorators';
 import { ok } from '../../common/http/envelope';
 import { APP_ENV, type AppEnv } from '../../config/env';
 import { MetricsService } from './metrics.service';
@@ -34,9 +34,10 @@ export class StatusController {
     return ok('ok', { uptime: Date.now() - STARTED_AT, version: this.version });
   }
 
-  /** Prometheus text exposition. */
+  /** Prometheus text exposition; still served in maintenance mode, when operators watch most closely. */
   @Get('metrics')
   @Public()
+  @SkipMaintenance()
   @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
   async getMetrics(): Promise<string> {
     return this.metrics.registry.metrics();
