@@ -9,6 +9,7 @@ import { EnvError, loadEnv, type AppEnv } from '../config/env';
 import { DatabaseModule } from '../infra/database/database.module';
 import { startDevStack } from '../infra/embedded/dev-stack';
 import { RedisModule } from '../infra/redis/redis.module';
+import { DependencyError, preflight } from '../infra/runtime/preflight';
 import { describeTarget } from '../infra/runtime/target';
 import type { CliContext, CliIo, CommandGroup } from './cli-context';
 import { UsageError } from './cli-context';
@@ -96,7 +97,7 @@ function reportFailure(e: unknown, io: CliIo): number {
     io.err(e.message);
     return 2;
   }
-  if (e instanceof AppError || e instanceof EnvError) io.err(e.message);
+  if (e instanceof AppError || e instanceof EnvError || e instanceof DependencyError) io.err(e.message);
   else io.err(e instanceof Error ? (e.stack ?? e.message) : String(e));
   return 1;
 }
@@ -142,6 +143,8 @@ export async function runCli(
       let app: INestApplicationContext | undefined;
       try {
         target = await resolveTarget(source, program.opts<{ dev?: boolean }>().dev === true, io);
+        // A wrong URL or password is named in one line, and nothing half-booted is left holding connections.
+        await preflight(target.env);
         app = await bootContext(target.env, modules);
         io.out(await work(app));
       } catch (e) {

@@ -167,11 +167,13 @@ describe('operator CLI', () => {
     expect((await row(uid)).banned).toBe(false);
   });
 
-  it('never prints the database password in the target line', async () => {
+  it('never prints the database password, and names DATABASE_URL in one line when it is refused', async () => {
     const { uid } = await createUser(t.db);
-    const withPassword = t.stores.databaseUrl.replace('://', '://postgres:hunter2@');
+    const url = new URL(t.stores.databaseUrl);
+    url.password = 'hunter2';
+    const withPassword = url.toString();
     const err: string[] = [];
-    await runCli(
+    const code = await runCli(
       ['users', 'unban', uid],
       { out: () => undefined, err: (l) => err.push(l) },
       {
@@ -179,7 +181,13 @@ describe('operator CLI', () => {
         DATABASE_URL: withPassword,
       },
     );
-    expect(err[0]).toMatch(/^target: postgres:\/\//);
+    expect(code).toBe(1);
+    expect(err).toEqual([
+      `target: ${targetOf(t.stores.databaseUrl)} and ${targetOf(t.stores.redisUrl)}`,
+      expect.stringMatching(
+        /^DATABASE_URL \(postgres:\/\/[^@]+\) is unreachable: password authentication failed/,
+      ),
+    ]);
     expect(err.join('\n')).not.toContain('hunter2');
   });
 });
