@@ -1,7 +1,10 @@
 import pino from 'pino';
 import { Client } from 'pg';
+import type { AppEnv } from '../../../src/config/env';
 import { gracefulShutdown } from '../../../src/infra/runtime/graceful-shutdown';
+import { DependencyError, preflight } from '../../../src/infra/runtime/preflight';
 import { createUser } from '../../support/factories';
+import { startStubServer, type StubServer } from '../../support/stub-server';
 import { createTestApp, type TestApp } from '../../support/test-app';
 
 const silent = pino({ level: 'silent' });
@@ -137,4 +140,48 @@ describe('graceful shutdown', () => {
     // Closed: the pool is gone.
     await expect(t.db.selectFrom('users').select('uid').execute()).rejects.toThrow();
   });
+});
+
+describe('start-up preflight', () => {
+  let t: TestApp;
+  let jwks: StubServer;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    jwks = await startStubServer(() => ({ status: 200, json: { keys: [] } }));
+  });
+  afterAll(async () => {
+    await jwks.close();
+    await t.close();
+  });
+
+  const envWith = (overrides: Partial<AppEnv>): AppEnv => ({
+    ...t.env,
+    authProvider: 'oidc',
+    oidc: { ...t.env.oidc, jwksUrl: `${jwks.url}/jwks` },
+    ...overrides,
+  });
+
+  it('passes when every dependency answers', async () => {
+    await expect(preflight(envWith({}))).resolves.toBeUndefined();
+  });
+
+  it.each([
+    ['DATABASE_URL', { databaseUrl: 'postgres://u:secret@127.0.0.1:1/x' }, 'postgres://127.0.0.1:1/x'],
+    ['REDIS_URL', { redisUrl: 'redis://127.0.0.1:1' }, 'redis://127.0.0.1:1'],
+    [
+      'OIDC_JWKS_URL',
+      { oidc: { issuer: 'i', audience: 'a', jwksUrl: 'http://127.0.0.1:1/jwks' } },
+      'http://127.0.0.1:1/jwks',
+    ],
+  ] as const)(
+    'names %s (without credentials) when it is unreachable',
+    async (variable, overrides, target) => {
+      const error = await preflight(envWith(overrides)).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DependencyError);
+      expect(error).toMatchObject({ variable, target });
+      expect((error as Error).message).toMatch(new RegExp(`^${variable} \\(.+\\) is unreachable: `));
+      expect((error as Error).message).not.toContain('secret');
+    },
+  );
 });
