@@ -6,9 +6,10 @@ import type { AppEnv } from '../../config/env';
 
 /**
  * nestjs-pino's own default route pattern (`{/*splat}`) only ever matched `/` behind the Fastify adapter's
- * middleware matcher, so every other request went unlogged and ran without a request-scoped logger.
+ * middleware matcher, so every other request went unlogged and ran without a request-scoped logger. `{*path}`
+ * (optional wildcard) matches `/` and every other path, unknown routes included.
  */
-export const LOGGED_ROUTES = [{ path: '*path', method: RequestMethod.ALL }];
+export const LOGGED_ROUTES = [{ path: '{*path}', method: RequestMethod.ALL }];
 
 const QUIET_PATHS = new Set(['/livez', '/readyz', '/metrics']);
 

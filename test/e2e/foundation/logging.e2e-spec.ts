@@ -34,6 +34,7 @@ describe('request logging', () => {
 
   it.each([
     ['GET', '/probe/public', 200, false],
+    ['GET', '/', 200, false],
     ['GET', '/probe/bearer', 401, false],
     ['GET', '/nowhere', 404, false],
     ['POST', '/probe/ordered', 422, true],
@@ -55,6 +56,13 @@ describe('request logging', () => {
       });
     },
   );
+
+  it('keeps successful probes and scrapes out of the info stream', async () => {
+    sink.lines = [];
+    expect((await t.request('GET', '/livez')).status).toBe(200);
+    expect((await t.request('GET', '/metrics')).status).toBe(200);
+    expect(completedLines()).toEqual([]);
+  });
 
   it('gives every request its own id', async () => {
     const a = await t.request('GET', '/probe/public');
