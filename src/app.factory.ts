@@ -11,6 +11,8 @@ import { toErrorResponse } from './common/filters/error-response';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from './common/validation/json-limits';
 import { parseJsonQuery } from './common/validation/json-query';
 import type { AppEnv } from './config/env';
+import { QuietBootLogger } from './infra/logging/quiet-boot-logger';
+import { requestIdOf } from './infra/logging/request-id';
 import { startMetricsServer } from './modules/status/metrics-server';
 import { MetricsService } from './modules/status/metrics.service';
 
@@ -21,14 +23,16 @@ const EXPOSED_HEADERS = [
   'X-RateLimit-Limit',
   'X-RateLimit-Remaining',
   'X-RateLimit-Reset',
+  'X-Request-Id',
 ];
 
 function configureHttp(app: NestFastifyApplication, env: AppEnv): void {
   const fastify = app.getHttpAdapter().getInstance();
   const metrics = app.get(MetricsService);
 
-  fastify.addHook('onRequest', (_request, reply, done) => {
+  fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Compatibility-Check', String(COMPATIBILITY_CHECK));
+    void reply.header('X-Request-Id', request.id);
     void reply.header('X-Content-Type-Options', 'nosniff');
     done();
   });
@@ -53,7 +57,7 @@ function configureHttp(app: NestFastifyApplication, env: AppEnv): void {
   app.enableCors({
     origin: env.corsOrigins === '*' ? '*' : env.corsOrigins,
     exposedHeaders: EXPOSED_HEADERS,
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-Client-Version', 'Client-Version'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Client-Version', 'Client-Version', 'X-Request-Id'],
     methods: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS'],
     maxAge: 86400,
   });
@@ -252,6 +256,8 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
       routerErrorReply(created.adapter, error, request, reply),
     clientErrorHandler: envelopeClientErrorHandler,
     requestTimeout: 30_000,
+    // One id per request from the edge (X-Request-Id, if sane) or a UUID: in every log line and every response.
+    genReqId: requestIdOf,
   });
   created.adapter = adapter;
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options), adapter, {
@@ -261,8 +267,8 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     abortOnError: false,
   });
   try {
-    app.useLogger(app.get(Logger));
-    app.enableShutdownHooks();
+    app.useLogger(new QuietBootLogger(app.get(Logger)));
+    // No enableShutdownHooks(): entry points own SIGTERM/SIGINT (main.ts drains first, then closes and exits 0).
     configureHttp(app, env);
     await configureSecurityHeaders(app, env);
     configureDocs(app, env);

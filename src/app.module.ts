@@ -2,6 +2,7 @@ import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { LoggerModule } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
 import { AccountLifecycleModule } from './common/account-lifecycle';
 import { AuthModule } from './common/auth/auth.module';
 import { CaptchaModule } from './common/captcha/captcha.module';
@@ -11,6 +12,7 @@ import { AppValidationPipe } from './common/validation/validation.pipe';
 import { ConfigModule } from './config/config.module';
 import type { AppEnv } from './config/env';
 import { DatabaseModule } from './infra/database/database.module';
+import { loggerParams } from './infra/logging/logger-params';
 import { RedisModule } from './infra/redis/redis.module';
 import { AdminModule } from './modules/admin/admin.module';
 import { ConfigsModule } from './modules/configs/configs.module';
@@ -52,44 +54,17 @@ export interface AppModuleOptions {
   clock?: Clock;
   /** More modules to mount (tests mount probe routes through this). */
   extraModules?: Type[];
+  /** Where log lines go (stdout by default; tests capture them). */
+  logDestination?: DestinationStream;
 }
 
 @Module({})
 export class AppModule {
-  static forRoot({ env, clock, extraModules = [] }: AppModuleOptions): DynamicModule {
+  static forRoot({ env, clock, extraModules = [], logDestination }: AppModuleOptions): DynamicModule {
     return {
       module: AppModule,
       imports: [
-        LoggerModule.forRoot({
-          pinoHttp: {
-            level: env.logLevel,
-            redact: {
-              paths: [
-                'req.headers.authorization',
-                'req.headers.cookie',
-                'req.headers["x-hub-signature-256"]',
-              ],
-              censor: '[redacted]',
-            },
-            // Request lines carry no headers at all (so no token, key or cookie can leak), only what operators use.
-            serializers: {
-              req: (req: { id: unknown; method: string; url: string; remoteAddress?: string }) => ({
-                id: req.id,
-                method: req.method,
-                url: req.url,
-                remoteAddress: req.remoteAddress,
-              }),
-              res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-            },
-            autoLogging: { ignore: (req) => req.url === '/metrics' },
-            quietReqLogger: true,
-            ...(env.logPretty
-              ? {
-                  transport: { target: 'pino-pretty', options: { singleLine: true, ignore: 'pid,hostname' } },
-                }
-              : {}),
-          },
-        }),
+        LoggerModule.forRoot(loggerParams(env, logDestination)),
         ConfigModule.forRoot(env, clock),
         DatabaseModule,
         RedisModule,

@@ -1,146 +1,56 @@
-import type { INestApplicationContext } from '@nestjs/common';
+import { Module, type INestApplicationContext, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { SingleBar } from 'cli-progress';
-import { AppModule } from '../app.module';
+import { ScheduleModule } from '@nestjs/schedule';
+import { Command, CommanderError } from 'commander';
+import { AccountLifecycleModule } from '../common/account-lifecycle';
 import { AppError } from '../common/app-error';
-import type { Permission } from '../common/auth/policy.decorators';
-import { EnvError, loadEnv } from '../config/env';
+import { ConfigModule } from '../config/config.module';
+import { EnvError, loadEnv, type AppEnv } from '../config/env';
+import { DatabaseModule } from '../infra/database/database.module';
 import { startDevStack } from '../infra/embedded/dev-stack';
-import { AdminService } from '../modules/admin/admin.service';
-import { PsasService } from '../modules/psas/psas.service';
-import {
-  LeaderboardSnapshotService,
-  REBUILD_STEPS,
-} from '../modules/leaderboards/leaderboard-snapshot.service';
+import { RedisModule } from '../infra/redis/redis.module';
+import { DependencyError, preflight } from '../infra/runtime/preflight';
+import { describeTarget } from '../infra/runtime/target';
+import type { CliContext, CliIo, CommandGroup } from './cli-context';
+import { UsageError } from './cli-context';
+import { leaderboardsCommands } from './commands/leaderboards';
+import { permissionsCommands } from './commands/permissions';
+import { premiumCommands } from './commands/premium';
+import { psasCommands } from './commands/psas';
+import { usersCommands } from './commands/users';
 
-const USAGE = `usage: npm run cli -- <command>
+export type { CliIo } from './cli-context';
 
-  permissions grant <uid> <admin|quoteMod>
-  permissions revoke <uid> <admin|quoteMod>
-  users ban <uid>
-  users unban <uid>
-  premium set <uid> <expirationMs|-1>
-  premium clear <uid>
-  leaderboards rebuild
-  psas list
-  psas add <message> [--level -1|0|1] [--sticky] [--date <ms>]
-  psas remove <id>
+/** Every command group; a new group is one file in commands/ and one entry here. */
+const COMMAND_GROUPS: CommandGroup[] = [
+  permissionsCommands,
+  usersCommands,
+  premiumCommands,
+  leaderboardsCommands,
+  psasCommands,
+];
 
-Works against DATABASE_URL and REDIS_URL, or against the dev data directory (DEV_DATA_DIR, default .data) when
-DATABASE_URL is unset (attaching to a running \`npm run dev\` or starting its stores for the duration).`;
+const TARGET_HELP = `
+Target: DATABASE_URL and REDIS_URL. Without DATABASE_URL the CLI refuses to run, unless --dev asks for the
+dev data directory's stores (DEV_DATA_DIR, default .data: attaches to a running \`npm run dev\` or starts its
+stores for the duration). The target is printed (without password) before anything changes.`;
 
-type Command = (app: INestApplicationContext, args: string[], io: CliIo) => Promise<string>;
+const REFUSAL =
+  'DATABASE_URL is not set: refusing to guess a database. Set DATABASE_URL and REDIS_URL, or pass --dev to use ' +
+  'the dev data directory (DEV_DATA_DIR, default .data).';
 
-function permission(value: string | undefined): Permission {
-  if (value !== 'admin' && value !== 'quoteMod') throw new UsageError(`unknown permission "${value ?? ''}"`);
-  return value;
+interface Target {
+  env: AppEnv;
+  stop(): Promise<void>;
 }
 
-function uidArg(value: string | undefined): string {
-  if (!value) throw new UsageError('missing <uid>');
-  return value;
-}
-
-class UsageError extends Error {}
-
-/** `psas add` options: `--level <n>`, `--sticky`, `--date <ms>` after the message. */
-function psaOptions(args: string[]): { level?: number; sticky?: boolean; date?: number } {
-  const options: { level?: number; sticky?: boolean; date?: number } = {};
-  for (let i = 0; i < args.length; i += 1) {
-    const flag = args[i];
-    if (flag === '--sticky') options.sticky = true;
-    else if ((flag === '--level' || flag === '--date') && /^-?\d+$/.test(args[i + 1] ?? '')) {
-      options[flag === '--level' ? 'level' : 'date'] = Number(args[i + 1]);
-      i += 1;
-    } else throw new UsageError(`unknown or incomplete option "${flag ?? ''}"`);
+/** DATABASE_URL, or the dev stores when asked for with --dev; never a silent fallback. */
+async function resolveTarget(source: NodeJS.ProcessEnv, dev: boolean, io: CliIo): Promise<Target> {
+  if (!source.DATABASE_URL && !dev) throw new UsageError(REFUSAL);
+  let stack: { databaseUrl: string; redisUrl: string; stop(): Promise<void> } | undefined;
+  if (!source.DATABASE_URL) {
+    stack = await startDevStack({ dataDir: source.DEV_DATA_DIR ?? '.data', redisUrl: source.REDIS_URL });
   }
-  return options;
-}
-
-const COMMANDS: Record<string, Command> = {
-  'permissions grant': async (app, [uid, perm]) => {
-    await app.get(AdminService).grantPermission(uidArg(uid), permission(perm));
-    return `granted ${perm} to ${uid}`;
-  },
-  'permissions revoke': async (app, [uid, perm]) => {
-    const revoked = await app.get(AdminService).revokePermission(uidArg(uid), permission(perm));
-    return revoked ? `revoked ${perm} from ${uid}` : `${uid} did not have ${perm}`;
-  },
-  'users ban': async (app, [uid]) => {
-    await app.get(AdminService).setBanned(uidArg(uid), true);
-    return `banned ${uid}`;
-  },
-  'users unban': async (app, [uid]) => {
-    await app.get(AdminService).setBanned(uidArg(uid), false);
-    return `unbanned ${uid}`;
-  },
-  'premium set': async (app, [uid, expiration]) => {
-    if (expiration === undefined || !/^-?\d+$/.test(expiration)) {
-      throw new UsageError(
-        'premium set needs <expirationMs> (milliseconds since the epoch) or -1 for lifetime',
-      );
-    }
-    await app.get(AdminService).setPremium(uidArg(uid), Number(expiration));
-    return `premium of ${uid} set to ${expiration === '-1' ? 'lifetime' : new Date(Number(expiration)).toISOString()}`;
-  },
-  'premium clear': async (app, [uid]) => {
-    await app.get(AdminService).clearPremium(uidArg(uid));
-    return `premium of ${uid} cleared`;
-  },
-  'psas list': async (app) => {
-    const psas = await app.get(PsasService).list();
-    return psas.length === 0 ? 'no PSAs' : psas.map((psa) => JSON.stringify(psa)).join('\n');
-  },
-  'psas add': async (app, [message, ...rest]) => {
-    if (!message) throw new UsageError('missing <message>');
-    return `added PSA ${(await app.get(PsasService).add({ message, ...psaOptions(rest) }))._id}`;
-  },
-  'psas remove': async (app, [id]) => {
-    if (!id) throw new UsageError('missing <id>');
-    return (await app.get(PsasService).remove(id)) ? `removed PSA ${id}` : `no PSA ${id}`;
-  },
-  'leaderboards rebuild': async (app, _args, io) => {
-    const bar = new SingleBar({
-      stream: io.progress ?? process.stderr,
-      format: 'rebuilding all-time leaderboards [{bar}] {value}/{total} {step}',
-      noTTYOutput: io.progress !== undefined,
-    });
-    bar.start(REBUILD_STEPS.length, 0, { step: '' });
-    const summary = await app
-      .get(LeaderboardSnapshotService)
-      .rebuild((step, done) => bar.update(done, { step }))
-      .finally(() => bar.stop());
-    if (!summary) throw new AppError(409, 'another rebuild is running; try again when it has finished');
-    return `rebuilt ${summary.boards} boards with ${summary.entries} entries in ${(summary.ms / 1000).toFixed(1)} s`;
-  },
-};
-
-export interface CliIo {
-  out(line: string): void;
-  err(line: string): void;
-  /** Where progress bars go (default: stderr, drawn only on a terminal). */
-  progress?: NodeJS.WritableStream;
-}
-
-/**
- * Runs one operator command and returns the exit code. `source` is the environment (process.env in production;
- * tests pass their stores). Without DATABASE_URL it attaches to, or starts, the dev data directory's stores.
- */
-export async function runCli(
-  argv: string[],
-  io: CliIo,
-  source: NodeJS.ProcessEnv = process.env,
-): Promise<number> {
-  const [group, action, ...args] = argv;
-  const command = COMMANDS[`${group ?? ''} ${action ?? ''}`];
-  if (!command) {
-    io.err(USAGE);
-    return 2;
-  }
-  const stack = source.DATABASE_URL
-    ? undefined
-    : await startDevStack({ dataDir: source.DEV_DATA_DIR ?? '.data', redisUrl: source.REDIS_URL });
-  let app: INestApplicationContext | undefined;
   try {
     const env = loadEnv(
       {
@@ -148,23 +58,118 @@ export async function runCli(
         MODE: source.MODE ?? (stack ? 'dev' : 'production'),
         DATABASE_URL: source.DATABASE_URL ?? stack?.databaseUrl,
         REDIS_URL: source.REDIS_URL ?? stack?.redisUrl,
-        LOG_LEVEL: source.LOG_LEVEL ?? 'warn',
         JOBS_ENABLED: 'false',
       },
       { authProvider: 'none' },
     );
-    app = await NestFactory.createApplicationContext(AppModule.forRoot({ env }), {
-      logger: ['error', 'warn'],
-    });
-    io.out(await command(app, args, io));
-    return 0;
+    io.err(
+      `target: ${describeTarget(env.databaseUrl)} and ${describeTarget(env.redisUrl)}` +
+        (stack ? ` (dev data directory ${source.DEV_DATA_DIR ?? '.data'})` : ''),
+    );
+    return { env, stop: async () => stack?.stop() };
   } catch (e) {
-    if (e instanceof UsageError) io.err(`${e.message}\n\n${USAGE}`);
-    else if (e instanceof AppError || e instanceof EnvError) io.err(e.message);
-    else io.err(e instanceof Error ? (e.stack ?? e.message) : String(e));
-    return 1;
-  } finally {
-    await app?.close();
     await stack?.stop();
+    throw e;
   }
+}
+
+@Module({})
+class CliModule {}
+
+/** The stores, the configuration and the account lifecycle: what every command's services stand on. */
+async function bootContext(env: Target['env'], modules: Type[]): Promise<INestApplicationContext> {
+  return NestFactory.createApplicationContext(
+    {
+      module: CliModule,
+      imports: [
+        ConfigModule.forRoot(env),
+        DatabaseModule,
+        RedisModule,
+        AccountLifecycleModule,
+        ScheduleModule.forRoot(),
+        ...modules,
+      ],
+    },
+    { logger: ['error', 'warn'] },
+  );
+}
+
+function reportFailure(e: unknown, io: CliIo): number {
+  if (e instanceof UsageError) {
+    io.err(e.message);
+    return 2;
+  }
+  if (e instanceof AppError || e instanceof EnvError || e instanceof DependencyError) io.err(e.message);
+  else io.err(e instanceof Error ? (e.stack ?? e.message) : String(e));
+  return 1;
+}
+
+function buildProgram(cli: CliContext, io: CliIo): Command {
+  const program = new Command('npm run cli --')
+    .description('Operator commands of the typing platform API')
+    .option('--dev', 'use the dev data directory (DEV_DATA_DIR, default .data) instead of DATABASE_URL')
+    .addHelpText('after', TARGET_HELP)
+    .showHelpAfterError('(add --help for usage)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.out(text.trimEnd()),
+      writeErr: (text) => io.err(text.trimEnd()),
+    });
+  for (const register of COMMAND_GROUPS) register(program, cli);
+  // Groups inherit the behaviour that keeps commander from calling process.exit or writing to the console.
+  for (const command of program.commands) {
+    command
+      .exitOverride()
+      .configureOutput(program.configureOutput())
+      .showHelpAfterError('(add --help for usage)');
+    for (const sub of command.commands) sub.exitOverride().configureOutput(program.configureOutput());
+  }
+  return program;
+}
+
+/**
+ * Runs one operator command and returns the exit code: 0 done, 1 failed, 2 usage (bad arguments, no target).
+ * Arguments are parsed and validated before anything boots; a command boots only the modules it needs.
+ * `source` is the environment (process.env in production; tests pass their stores).
+ */
+export async function runCli(
+  argv: string[],
+  io: CliIo,
+  source: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
+  let code = 0;
+  const cli: CliContext = {
+    io,
+    async run(modules, work) {
+      let target: Target | undefined;
+      let app: INestApplicationContext | undefined;
+      try {
+        target = await resolveTarget(source, program.opts<{ dev?: boolean }>().dev === true, io);
+        // A wrong URL or password is named in one line, and nothing half-booted is left holding connections.
+        await preflight(target.env);
+        app = await bootContext(target.env, modules);
+        io.out(await work(app));
+      } catch (e) {
+        code = reportFailure(e, io);
+      } finally {
+        await app?.close();
+        await target?.stop();
+      }
+    },
+  };
+  const program = buildProgram(cli, io);
+  if (argv.length === 0) {
+    program.outputHelp({ error: true });
+    return 2;
+  }
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // --help and --version are "errors" to commander; they succeeded for the operator.
+      return e.exitCode === 0 ? 0 : 2;
+    }
+    return reportFailure(e, io);
+  }
+  return code;
 }

@@ -1,6 +1,7 @@
 import type { Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type Redis from 'ioredis';
+import type { DestinationStream } from 'pino';
 import { createApp } from '../../src/app.factory';
 import { ManualClock } from '../../src/common/clock';
 import { loadEnv, type AppEnv } from '../../src/config/env';
@@ -55,6 +56,8 @@ export interface TestAppOptions {
   configuration?: DeepPartial<ServerConfiguration>;
   /** Extra modules (e.g. probe routes) mounted next to the real ones. */
   extraModules?: Type[];
+  /** Capture log lines (pair with `env: { logLevel: 'info' }`). */
+  logDestination?: DestinationStream;
 }
 
 /**
@@ -81,7 +84,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ),
     ...options.env,
   };
-  const app = await createApp({ env, clock, extraModules: options.extraModules });
+  const app = await createApp({
+    env,
+    clock,
+    extraModules: options.extraModules,
+    logDestination: options.logDestination,
+  });
   const configuration = app.get(ServerConfigurationService);
   if (options.configuration) await configuration.patch(options.configuration);
 

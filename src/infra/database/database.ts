@@ -33,6 +33,13 @@ function prepareNamedStatements(client: pg.PoolClient): void {
   }) as typeof client.query;
 }
 
+const pools = new WeakMap<Database, pg.Pool>();
+
+/** The pg pool behind a database made by `createDatabase` (pool gauges, error events). */
+export function poolOf(db: Database): pg.Pool | undefined {
+  return pools.get(db);
+}
+
 export function createDatabase(options: DatabaseOptions): Database {
   const pool = new pg.Pool({
     connectionString: options.url,
@@ -56,5 +63,7 @@ export function createDatabase(options: DatabaseOptions): Database {
     client.on('error', () => undefined);
     prepareNamedStatements(client);
   });
-  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  pools.set(db, pool);
+  return db;
 }

@@ -1,8 +1,17 @@
 import type { Server } from 'node:http';
 import { Injectable } from '@nestjs/common';
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { StatusRepository, type JobRunFacts } from './status.repository';
 
-/** Prometheus metrics: process defaults plus request durations by route pattern (never by raw URL). */
+/** Statuses a failed authentication answers with (DECISIONS.md, "Bad authentication"), 404 aside: see below. */
+function isBadAuthStatus(status: number): boolean {
+  return status === 401 || (status >= 470 && status <= 479);
+}
+
+/**
+ * Prometheus metrics. The hot path (`observe`, once per response) only bumps in-memory counters; everything that
+ * needs a query or a pool's state is read when Prometheus scrapes.
+ */
 @Injectable()
 export class MetricsService {
   readonly registry = new Registry();
@@ -15,12 +24,97 @@ export class MetricsService {
   });
   /** The separate metrics server (`METRICS_PORT`), when one runs. */
   exposedOn: Server | null = null;
+  readonly submissions = new Counter({
+    name: 'result_submissions_total',
+    help: 'POST /results answers by outcome (HTTP status: 200 saved, 460-466 refused by a check, ...)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly rateLimited = new Counter({
+    name: 'http_rate_limited_total',
+    help: '429 answers (rate limits and bad-authentication bans) by route pattern',
+    labelNames: ['route'] as const,
+    registers: [this.registry],
+  });
+  // 404 is left out: an unknown ApeKey or user cannot be told from an unknown URL by status alone.
+  readonly badAuth = new Counter({
+    name: 'http_bad_authentication_total',
+    help: 'Answers of the authentication step that count as bad authentication (401, 470-479) by status',
+    labelNames: ['status'] as const,
+    registers: [this.registry],
+  });
+  readonly dependencyErrors = new Counter({
+    name: 'dependency_errors_total',
+    help: "'error' events of the Redis client and the PostgreSQL pool",
+    labelNames: ['dependency'] as const,
+    registers: [this.registry],
+  });
 
-  constructor() {
+  constructor(private readonly status: StatusRepository) {
     collectDefaultMetrics({ register: this.registry });
+    this.registerScrapeGauges();
   }
 
   observe(method: string, route: string, status: number, seconds: number): void {
     this.httpDuration.observe({ method, route, status: String(status) }, seconds);
+    if (status < 400) {
+      if (route === '/results' && method === 'POST') this.submissions.inc({ outcome: '200' });
+      return;
+    }
+    if (route === '/results' && method === 'POST') this.submissions.inc({ outcome: String(status) });
+    if (status === 429) this.rateLimited.inc({ route });
+    else if (isBadAuthStatus(status)) this.badAuth.inc({ status: String(status) });
+  }
+
+  dependencyError(dependency: 'redis' | 'postgres'): void {
+    this.dependencyErrors.inc({ dependency });
+  }
+
+  private registerScrapeGauges(): void {
+    const status = this.status;
+    const pool = (
+      name: string,
+      help: string,
+      pick: (p: { total: number; idle: number; waiting: number }) => number,
+    ) =>
+      new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          const facts = status.pool();
+          if (facts) this.set(pick(facts));
+        },
+      });
+    pool('pg_pool_connections', 'PostgreSQL pool: open connections', (p) => p.total);
+    pool('pg_pool_idle_connections', 'PostgreSQL pool: idle connections', (p) => p.idle);
+    pool('pg_pool_waiting_requests', 'PostgreSQL pool: queries waiting for a connection', (p) => p.waiting);
+
+    // Both gauges come from one query; the registry collects metrics concurrently, so share the pending read.
+    let pending: Promise<JobRunFacts[]> | null = null;
+    const runs = () =>
+      (pending ??= status
+        .lastJobRuns()
+        // A failing database leaves the last values rather than failing the scrape.
+        .catch(() => [])
+        .finally(() => (pending = null)));
+    new Gauge({
+      name: 'job_last_success_timestamp_seconds',
+      help: 'When each scheduled job last finished a period (any replica), Unix seconds',
+      labelNames: ['job'] as const,
+      registers: [this.registry],
+      async collect() {
+        for (const run of await runs()) this.set({ job: run.job }, run.finishedAt / 1000);
+      },
+    });
+    new Gauge({
+      name: 'job_last_duration_seconds',
+      help: 'How long the last finished run of each scheduled job took (jobs that record it)',
+      labelNames: ['job'] as const,
+      registers: [this.registry],
+      async collect() {
+        for (const run of await runs()) if (run.ms !== null) this.set({ job: run.job }, run.ms / 1000);
+      },
+    });
   }
 }

@@ -2,7 +2,7 @@ import { Controller, Get, Headers, Inject, NotFoundException, Res } from '@nestj
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { AppError, MESSAGES } from '../../common/app-error';
-import { Public, RateLimit, SelfAuthenticated } from '../../common/auth/policy.decorators';
+import { Public, RateLimit, SelfAuthenticated, SkipMaintenance } from '../../common/auth/policy.decorators';
 import { ok } from '../../common/http/envelope';
 import { APP_ENV, type AppEnv } from '../../config/env';
 import { metricsAccess } from './metrics-access';
@@ -39,10 +39,12 @@ export class StatusController {
 
   /**
    * Prometheus text exposition, for operators only (see `metricsAccess`). The route checks its own bearer token, so
-   * the guard must not read the header as an ID token.
+   * the guard must not read the header as an ID token. Still served in maintenance mode, when operators watch most
+   * closely.
    */
   @Get('metrics')
   @SelfAuthenticated()
+  @SkipMaintenance()
   async getMetrics(
     @Headers('authorization') authorization: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,

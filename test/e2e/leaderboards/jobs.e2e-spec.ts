@@ -242,7 +242,11 @@ describe('leaderboard jobs', () => {
       const result = await withAdvisoryLock(a.db, 'leaderboards:rebuild', () => cli());
       expect(result.ran && result.value).toMatchObject({
         code: 1,
-        err: ['another rebuild is running; try again when it has finished'],
+        // The target line comes first (the CLI prints where it works before it does anything).
+        err: [
+          expect.stringMatching(/^target: postgres:\/\//),
+          'another rebuild is running; try again when it has finished',
+        ],
       });
     });
   });

@@ -1,0 +1,54 @@
+import { InvalidArgumentError } from 'commander';
+import { isValidUid } from '../common/auth/uid';
+import type { Permission } from '../common/auth/policy.decorators';
+
+/** Argument parsers: they run while commander parses, so a bad argument fails before any store is touched. */
+
+export function uid(value: string): string {
+  // Accounts come from identity providers: Firebase uids, or any OIDC subject (`auth0|…`, UUIDs) up to 255 characters.
+  if (!isValidUid(value)) throw new InvalidArgumentError('not a uid');
+  return value;
+}
+
+export function permission(value: string): Permission {
+  if (value !== 'admin' && value !== 'quoteMod')
+    throw new InvalidArgumentError(`unknown permission "${value}" (admin or quoteMod)`);
+  return value;
+}
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
+export const LIFETIME = -1;
+
+/** An ISO date (`2027-01-31`, midnight UTC) or date-time with a zone, as milliseconds. */
+export function isoDate(value: string): number {
+  const match = ISO_DATE.exec(value);
+  const day = match ? `${match[1]}-${match[2]}-${match[3]}` : '';
+  const ms = match ? Date.parse(value) : NaN;
+  // Date.parse rolls 2027-02-30 over to March: only a day that round-trips is real.
+  if (Number.isNaN(ms) || !new Date(day).toISOString().startsWith(day)) {
+    throw new InvalidArgumentError(
+      'expected an ISO date (2027-01-31) or a date-time with a zone (2027-01-31T18:00:00Z)',
+    );
+  }
+  return ms;
+}
+
+/**
+ * `premium set` expiry: `never`/`lifetime` (-1), or an ISO date (`2027-01-31`, midnight UTC) or date-time with a zone
+ * (`2027-01-31T18:00:00Z`), in the future. Plain numbers are refused: `12` must not become a 1970 date.
+ */
+export function premiumExpiry(now: () => number = Date.now): (value: string) => number {
+  return (value) => {
+    if (value === 'never' || value === 'lifetime') return LIFETIME;
+    let ms: number;
+    try {
+      ms = isoDate(value);
+    } catch {
+      throw new InvalidArgumentError(
+        'expected an ISO date (2027-01-31), a date-time with a zone (2027-01-31T18:00:00Z), never or lifetime',
+      );
+    }
+    if (ms <= now()) throw new InvalidArgumentError(`${new Date(ms).toISOString()} is in the past`);
+    return ms;
+  };
+}

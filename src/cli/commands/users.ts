@@ -1,0 +1,32 @@
+import { AdminModule } from '../../modules/admin/admin.module';
+import { AdminService } from '../../modules/admin/admin.service';
+import { LeaderboardModule } from '../../modules/leaderboards/leaderboards.module';
+import type { CommandGroup } from '../cli-context';
+import { uid } from '../arguments';
+
+// A ban purges the user's board entries: the leaderboards feature takes part through its lifecycle handler.
+const modules = [AdminModule, LeaderboardModule];
+
+export const usersCommands: CommandGroup = (program, cli) => {
+  const group = program.command('users').description('ban or unban accounts');
+  group
+    .command('ban')
+    .description('ban an account and remove it from the leaderboards')
+    .argument('<uid>', 'account uid', uid)
+    .action((who: string) =>
+      cli.run(modules, async (app) => {
+        await app.get(AdminService).setBanned(who, true);
+        return `banned ${who}`;
+      }),
+    );
+  group
+    .command('unban')
+    .description('lift a ban')
+    .argument('<uid>', 'account uid', uid)
+    .action((who: string) =>
+      cli.run(modules, async (app) => {
+        await app.get(AdminService).setBanned(who, false);
+        return `unbanned ${who}`;
+      }),
+    );
+};

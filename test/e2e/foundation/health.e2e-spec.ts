@@ -1,0 +1,187 @@
+import pino from 'pino';
+import { Client } from 'pg';
+import type { AppEnv } from '../../../src/config/env';
+import { gracefulShutdown } from '../../../src/infra/runtime/graceful-shutdown';
+import { DependencyError, preflight } from '../../../src/infra/runtime/preflight';
+import { createUser } from '../../support/factories';
+import { startStubServer, type StubServer } from '../../support/stub-server';
+import { createTestApp, type TestApp } from '../../support/test-app';
+
+const silent = pino({ level: 'silent' });
+
+describe('health probes', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ configuration: { rateLimiting: { badAuthentication: { maxAttempts: 2 } } } });
+  });
+  afterAll(() => t.close());
+
+  it('answers /livez and /readyz with 200 when PostgreSQL and Redis are up', async () => {
+    expect(await t.request('GET', '/livez')).toMatchObject({
+      status: 200,
+      body: { message: 'ok', data: null },
+    });
+    expect(await t.request('GET', '/readyz')).toMatchObject({
+      status: 200,
+      body: { message: 'ready', data: null },
+    });
+  });
+
+  it('keeps probes and /metrics up in maintenance mode while the API answers 503', async () => {
+    await t.configure({ maintenance: true });
+    try {
+      expect((await t.request('GET', '/')).status).toBe(503);
+      expect((await t.request('GET', '/livez')).status).toBe(200);
+      expect((await t.request('GET', '/readyz')).status).toBe(200);
+      const metrics = await t.request('GET', '/metrics');
+      expect(metrics.status).toBe(200);
+      expect(metrics.text).toContain('http_request_duration_seconds');
+    } finally {
+      await t.configure({ maintenance: false });
+    }
+  });
+
+  it('serves probes to an IP banned for bad authentication, without rate limiting them', async () => {
+    const ip = '198.51.100.7';
+    for (let i = 0; i < 3; i++) await t.request('GET', '/results', { auth: 'Bearer garbage', ip });
+    expect((await t.request('GET', '/', { ip })).status).toBe(429);
+    for (let i = 0; i < 150; i++) {
+      const res = await t.request('GET', i % 2 ? '/livez' : '/readyz', { ip });
+      expect(res.status).toBe(200);
+    }
+  });
+
+  it('counts submissions by outcome, 429s and bad authentication in /metrics', async () => {
+    const user = await createUser(t.db);
+    const auth = await t.bearer(user.uid);
+    await t.request('POST', '/results', { auth, body: { result: { wpm: 'fast' } }, ip: '198.51.100.20' });
+    await t.request('POST', '/results', { body: {}, ip: '198.51.100.21' });
+    await t.db
+      .insertInto('leaderboard_job_runs')
+      .values({
+        job: 'rebuild',
+        period: '1',
+        finished_at: 1_800_000_000_000,
+        details: JSON.stringify({ ms: 1500 }),
+      })
+      .execute();
+    const text = (await t.request('GET', '/metrics')).text;
+    expect(text).toMatch(/result_submissions_total\{outcome="422"\} 1\b/);
+    expect(text).toMatch(/result_submissions_total\{outcome="401"\} 1\b/);
+    expect(text).toMatch(/http_bad_authentication_total\{status="401"\} [1-9]/);
+    expect(text).toMatch(/http_rate_limited_total\{route="\/"\} [1-9]/);
+    expect(text).toMatch(/job_last_success_timestamp_seconds\{job="rebuild"\} 1800000000\b/);
+    expect(text).toMatch(/job_last_duration_seconds\{job="rebuild"\} 1.5\b/);
+    expect(text).toMatch(/pg_pool_connections [1-9]/);
+    expect(text).toMatch(/pg_pool_idle_connections \d/);
+    expect(text).toMatch(/pg_pool_waiting_requests 0/);
+  });
+});
+
+describe('readiness when a dependency fails', () => {
+  let t: TestApp;
+  let admin: Client;
+  let database: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    database = new URL(t.stores.databaseUrl).pathname.slice(1);
+    admin = new Client({ connectionString: process.env.TEST_PG_ADMIN_URL });
+    await admin.connect();
+  });
+  afterAll(async () => {
+    await admin.query(`ALTER DATABASE "${database}" WITH ALLOW_CONNECTIONS true`);
+    await admin.end();
+    await t.close();
+  });
+
+  it('reports Redis down as 503 naming redis, while /livez stays 200', async () => {
+    t.redis.disconnect();
+    const res = await t.request('GET', '/readyz');
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ message: expect.stringMatching(/^Not ready: redis: /), data: null });
+    expect((await t.request('GET', '/livez')).status).toBe(200);
+    await t.redis.connect();
+    expect((await t.request('GET', '/readyz')).status).toBe(200);
+  });
+
+  it('reports PostgreSQL refusing connections as 503 naming postgres and counts the pool error', async () => {
+    await admin.query(`ALTER DATABASE "${database}" WITH ALLOW_CONNECTIONS false`);
+    await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [
+      database,
+    ]);
+    const res = await t.request('GET', '/readyz');
+    expect(res.status).toBe(503);
+    expect(res.body.message).toMatch(/^Not ready: postgres: /);
+    expect(res.body.message).not.toContain('redis');
+    expect((await t.request('GET', '/livez')).status).toBe(200);
+    await admin.query(`ALTER DATABASE "${database}" WITH ALLOW_CONNECTIONS true`);
+    expect((await t.request('GET', '/readyz')).status).toBe(200);
+    expect((await t.request('GET', '/metrics')).text).toMatch(
+      /dependency_errors_total\{dependency="postgres"\} [1-9]/,
+    );
+  });
+});
+
+describe('graceful shutdown', () => {
+  it('turns /readyz to 503 for the grace period, keeps /livez, then closes and exits 0', async () => {
+    const t = await createTestApp();
+    const exits: number[] = [];
+    const shutdown = gracefulShutdown(t.app, { graceMs: 400, log: silent, exit: (code) => exits.push(code) });
+    const done = shutdown('SIGTERM');
+    const during = await t.request('GET', '/readyz');
+    expect(during.status).toBe(503);
+    expect(during.body.message).toBe('Not ready: draining');
+    expect((await t.request('GET', '/livez')).status).toBe(200);
+    expect(exits).toEqual([]);
+    await done;
+    expect(exits).toEqual([0]);
+    // Closed: the pool is gone.
+    await expect(t.db.selectFrom('users').select('uid').execute()).rejects.toThrow();
+  });
+});
+
+describe('start-up preflight', () => {
+  let t: TestApp;
+  let jwks: StubServer;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    jwks = await startStubServer(() => ({ status: 200, json: { keys: [] } }));
+  });
+  afterAll(async () => {
+    await jwks.close();
+    await t.close();
+  });
+
+  const envWith = (overrides: Partial<AppEnv>): AppEnv => ({
+    ...t.env,
+    authProvider: 'oidc',
+    oidc: { ...t.env.oidc, jwksUrl: `${jwks.url}/jwks` },
+    ...overrides,
+  });
+
+  it('passes when every dependency answers', async () => {
+    await expect(preflight(envWith({}))).resolves.toBeUndefined();
+  });
+
+  it.each([
+    ['DATABASE_URL', { databaseUrl: 'postgres://u:secret@127.0.0.1:1/x' }, 'postgres://127.0.0.1:1/x'],
+    ['REDIS_URL', { redisUrl: 'redis://127.0.0.1:1' }, 'redis://127.0.0.1:1'],
+    [
+      'OIDC_JWKS_URL',
+      { oidc: { issuer: 'i', audience: 'a', jwksUrl: 'http://127.0.0.1:1/jwks' } },
+      'http://127.0.0.1:1/jwks',
+    ],
+  ] as const)(
+    'names %s (without credentials) when it is unreachable',
+    async (variable, overrides, target) => {
+      const error = await preflight(envWith(overrides)).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DependencyError);
+      expect(error).toMatchObject({ variable, target });
+      expect((error as Error).message).toMatch(new RegExp(`^${variable} \\(.+\\) is unreachable: `));
+      expect((error as Error).message).not.toContain('secret');
+    },
+  );
+});
