@@ -7,13 +7,21 @@ import { createUser } from '../../support/factories';
 import { startStubServer, type StubServer } from '../../support/stub-server';
 import { createTestApp, type TestApp } from '../../support/test-app';
 
+// Production serves /metrics only with a token or on its own port (SECURITY.md).
+const METRICS_TOKEN = 'probe-metrics-token-0123456789';
+const METRICS_ENV = { metrics: { host: '127.0.0.1', token: METRICS_TOKEN } };
+const METRICS_AUTH = `Bearer ${METRICS_TOKEN}`;
+
 const silent = pino({ level: 'silent' });
 
 describe('health probes', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await createTestApp({ configuration: { rateLimiting: { badAuthentication: { maxAttempts: 2 } } } });
+    t = await createTestApp({
+      configuration: { rateLimiting: { badAuthentication: { maxAttempts: 2 } } },
+      env: METRICS_ENV,
+    });
   });
   afterAll(() => t.close());
 
@@ -34,7 +42,7 @@ describe('health probes', () => {
       expect((await t.request('GET', '/')).status).toBe(503);
       expect((await t.request('GET', '/livez')).status).toBe(200);
       expect((await t.request('GET', '/readyz')).status).toBe(200);
-      const metrics = await t.request('GET', '/metrics');
+      const metrics = await t.request('GET', '/metrics', { auth: METRICS_AUTH });
       expect(metrics.status).toBe(200);
       expect(metrics.text).toContain('http_request_duration_seconds');
     } finally {
@@ -66,7 +74,7 @@ describe('health probes', () => {
         details: JSON.stringify({ ms: 1500 }),
       })
       .execute();
-    const text = (await t.request('GET', '/metrics')).text;
+    const text = (await t.request('GET', '/metrics', { auth: METRICS_AUTH })).text;
     expect(text).toMatch(/result_submissions_total\{outcome="422"\} 1\b/);
     expect(text).toMatch(/result_submissions_total\{outcome="401"\} 1\b/);
     expect(text).toMatch(/http_bad_authentication_total\{status="401"\} [1-9]/);
@@ -85,7 +93,7 @@ describe('readiness when a dependency fails', () => {
   let database: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ env: METRICS_ENV });
     database = new URL(t.stores.databaseUrl).pathname.slice(1);
     admin = new Client({ connectionString: process.env.TEST_PG_ADMIN_URL });
     await admin.connect();
@@ -118,7 +126,7 @@ describe('readiness when a dependency fails', () => {
     expect((await t.request('GET', '/livez')).status).toBe(200);
     await admin.query(`ALTER DATABASE "${database}" WITH ALLOW_CONNECTIONS true`);
     expect((await t.request('GET', '/readyz')).status).toBe(200);
-    expect((await t.request('GET', '/metrics')).text).toMatch(
+    expect((await t.request('GET', '/metrics', { auth: METRICS_AUTH })).text).toMatch(
       /dependency_errors_total\{dependency="postgres"\} [1-9]/,
     );
   });

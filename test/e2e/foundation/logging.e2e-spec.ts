@@ -3,6 +3,11 @@ import { createUser } from '../../support/factories';
 import { ProbeModule } from '../../support/probe.module';
 import { createTestApp, type TestApp } from '../../support/test-app';
 
+// Production serves /metrics only with a token or on its own port (SECURITY.md).
+const METRICS_TOKEN = 'probe-metrics-token-0123456789';
+const METRICS_ENV = { metrics: { host: '127.0.0.1', token: METRICS_TOKEN } };
+const METRICS_AUTH = `Bearer ${METRICS_TOKEN}`;
+
 type Line = Record<string, unknown> & { reqId?: string; msg?: string; level?: number };
 
 /** Collects the JSON lines the app writes. */
@@ -23,7 +28,11 @@ describe('request logging', () => {
   let auth: string;
 
   beforeAll(async () => {
-    t = await createTestApp({ extraModules: [ProbeModule], env: { logLevel: 'info' }, logDestination: sink });
+    t = await createTestApp({
+      extraModules: [ProbeModule],
+      env: { logLevel: 'info', ...METRICS_ENV },
+      logDestination: sink,
+    });
     const user = await createUser(t.db, { permissions: ['quoteMod'] });
     auth = await t.bearer(user.uid);
   });
@@ -60,7 +69,7 @@ describe('request logging', () => {
   it('keeps successful probes and scrapes out of the info stream', async () => {
     sink.lines = [];
     expect((await t.request('GET', '/livez')).status).toBe(200);
-    expect((await t.request('GET', '/metrics')).status).toBe(200);
+    expect((await t.request('GET', '/metrics', { auth: METRICS_AUTH })).status).toBe(200);
     expect(completedLines()).toEqual([]);
   });
 

@@ -30,7 +30,7 @@ describe('GET /psas and the psas CLI commands', () => {
   it('answers every stored announcement, oldest first, leaving out absent facts', async () => {
     const first = await psas.add({
       message: 'Maintenance at {dateHere}',
-      date: 1_800_000_000_000,
+      date: Date.parse('2027-01-15T08:00:00Z'),
       level: -1,
       sticky: true,
     });
@@ -42,7 +42,7 @@ describe('GET /psas and the psas CLI commands', () => {
       {
         _id: first._id,
         message: 'Maintenance at {dateHere}',
-        date: 1_800_000_000_000,
+        date: Date.parse('2027-01-15T08:00:00Z'),
         level: -1,
         sticky: true,
       },
@@ -106,7 +106,7 @@ describe('GET /psas and the psas CLI commands', () => {
         '0',
         '--sticky',
         '--date',
-        '1800000000000',
+        '2027-01-15T08:00:00Z',
       );
       expect(added.code).toBe(0);
       const id = /^added PSA ([0-9a-f]{24})$/.exec(added.out[0] ?? '')?.[1];
@@ -114,11 +114,23 @@ describe('GET /psas and the psas CLI commands', () => {
       const listed = await cli('psas', 'list');
       expect(listed.code).toBe(0);
       expect(listed.out[0]?.split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([
-        { _id: id, message: 'Servers restart soon', level: 0, sticky: true, date: 1_800_000_000_000 },
+        {
+          _id: id,
+          message: 'Servers restart soon',
+          level: 0,
+          sticky: true,
+          date: Date.parse('2027-01-15T08:00:00Z'),
+        },
       ]);
       t.clock.advance(PSA_CACHE_MS);
       expect((await get()).body.data).toEqual([
-        { _id: id, message: 'Servers restart soon', level: 0, sticky: true, date: 1_800_000_000_000 },
+        {
+          _id: id,
+          message: 'Servers restart soon',
+          level: 0,
+          sticky: true,
+          date: Date.parse('2027-01-15T08:00:00Z'),
+        },
       ]);
       expect(await cli('psas', 'remove', id ?? '')).toMatchObject({ code: 0, out: [`removed PSA ${id}`] });
       expect(await cli('psas', 'remove', id ?? '')).toMatchObject({ code: 0, out: [`no PSA ${id}`] });
@@ -126,15 +138,23 @@ describe('GET /psas and the psas CLI commands', () => {
       expect((await get()).body.data).toEqual([]);
     });
 
-    it('refuses missing arguments and unknown options with the usage', async () => {
+    it('refuses missing arguments, unknown options and bad values before touching the stores (exit 2)', async () => {
       const noMessage = await cli('psas', 'add');
-      expect(noMessage.code).toBe(1);
-      expect(noMessage.err.join('\n')).toContain('missing <message>');
+      expect(noMessage.code).toBe(2);
+      expect(noMessage.err.join('\n')).toContain("missing required argument 'message'");
       const badOption = await cli('psas', 'add', 'hi', '--colour', 'red');
-      expect(badOption.code).toBe(1);
-      expect(badOption.err.join('\n')).toContain('unknown or incomplete option "--colour"');
+      expect(badOption.code).toBe(2);
+      expect(badOption.err.join('\n')).toContain("unknown option '--colour'");
       const badLevel = await cli('psas', 'add', 'hi', '--level', '9');
-      expect(badLevel).toMatchObject({ code: 1, err: ['A PSA level must be one of -1, 0, 1'] });
+      expect(badLevel.code).toBe(2);
+      expect(badLevel.err.join('\n')).toContain('expected one of -1, 0, 1');
+      const msDate = await cli('psas', 'add', 'hi', '--date', '1800000000000');
+      expect(msDate.code).toBe(2);
+      expect(msDate.err.join('\n')).toContain('expected an ISO date');
+      // Usage errors are found before anything boots: no target line was printed.
+      for (const refused of [noMessage, badOption, badLevel, msDate]) {
+        expect(refused.err.join('\n')).not.toContain('target:');
+      }
       expect(await t.db.selectFrom('psas').select('id').execute()).toEqual([]);
     });
   });
