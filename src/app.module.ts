@@ -14,7 +14,7 @@ import type { AppEnv } from './config/env';
 import { DatabaseModule } from './infra/database/database.module';
 import { loggerParams } from './infra/logging/logger-params';
 import { RedisModule } from './infra/redis/redis.module';
-import { AdminModule } from './modules/admin/admin.module';
+import { AdminApiModule } from './modules/admin/admin-api.module';
 import { ConfigsModule } from './modules/configs/configs.module';
 import { ApeKeyModule } from './modules/ape-keys/ape-keys.module';
 import { ConnectionModule } from './modules/connections/connections.module';
@@ -34,7 +34,7 @@ import { UsersModule } from './modules/users/users.module';
 export const FEATURE_MODULES: Type[] = [
   StatusModule,
   ConfigurationModule,
-  AdminModule,
+  AdminApiModule,
   InboxModule,
   ConfigsModule,
   PresetsModule,

@@ -90,7 +90,8 @@ async function bootContext(env: Target['env'], modules: Type[]): Promise<INestAp
         ...modules,
       ],
     },
-    { logger: ['error', 'warn'] },
+    // A wiring mistake must surface as an error here, not as Nest's process.exit(1).
+    { logger: ['error', 'warn'], abortOnError: false },
   );
 }
 

@@ -10,6 +10,7 @@ import {
 import { ok } from '../../common/http/envelope';
 import type { AuthContext } from '../../common/http/request-context';
 import { ADMIN_DISABLED, REPORTS_HANDLED } from './admin-messages';
+import { AdminRequestsService } from './admin-requests.service';
 import { AdminService } from './admin.service';
 import { AcceptReportsDto, AdminForgotPasswordDto, AdminUidDto, RejectReportsDto } from './dto/admin.dto';
 
@@ -25,7 +26,10 @@ import { AcceptReportsDto, AdminForgotPasswordDto, AdminUidDto, RejectReportsDto
 @NoTokenCache()
 @RateLimit('adminLimit')
 export class AdminController {
-  constructor(private readonly admin: AdminService) {}
+  constructor(
+    private readonly admin: AdminService,
+    private readonly requests: AdminRequestsService,
+  ) {}
 
   /** Whether the caller may use the admin area. */
   @Get()
@@ -47,20 +51,20 @@ export class AdminController {
   /** Removes the reports and mails each reporter "Report approved". */
   @Post('report/accept')
   async acceptReports(@Auth() auth: AuthContext, @Body() body: AcceptReportsDto) {
-    await this.admin.resolveReports(auth.uid, body.reports, true);
+    await this.requests.resolveReports(auth.uid, body.reports, true);
     return ok(REPORTS_HANDLED);
   }
 
   /** Removes the reports and mails each reporter "Report denied", with the reason when given. */
   @Post('report/reject')
   async rejectReports(@Auth() auth: AuthContext, @Body() body: RejectReportsDto) {
-    await this.admin.resolveReports(auth.uid, body.reports, false);
+    await this.requests.resolveReports(auth.uid, body.reports, false);
     return ok(REPORTS_HANDLED);
   }
 
   @Post('sendForgotPasswordEmail')
   async sendForgotPasswordEmail(@Auth() auth: AuthContext, @Body() body: AdminForgotPasswordDto) {
-    await this.admin.sendPasswordReset(auth.uid, body.email);
+    await this.requests.sendPasswordReset(auth.uid, body.email);
     return ok('Password reset request email sent.');
   }
 }

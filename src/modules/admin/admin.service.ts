@@ -3,12 +3,12 @@ import { AppError, MESSAGES } from '../../common/app-error';
 import type { Permission } from '../../common/auth/policy.decorators';
 import { AccountLifecycle } from '../../common/account-lifecycle';
 import { Clock } from '../../common/clock';
-import { IdentityProvider } from '../../common/auth/identity-provider';
-import { QuoteReportsService, type ReportDecision } from '../quotes/quote-reports.service';
-import { EmailSender } from '../users/email/email-sender';
 import { AdminRepository } from './admin.repository';
 
-/** Operator actions of the CLI and the `/admin/*` routes: permissions, bans, premium, reports, password resets. */
+/**
+ * Operator actions on accounts, shared by the CLI and the `/admin/*` routes: permissions, bans, premium, hour offsets.
+ * It needs only the stores, so the CLI boots it without the API's features (reports and mails: AdminRequestsService).
+ */
 @Injectable()
 export class AdminService {
   private readonly logger = new Logger(AdminService.name);
@@ -17,9 +17,6 @@ export class AdminService {
     private readonly repository: AdminRepository,
     private readonly clock: Clock,
     private readonly lifecycle: AccountLifecycle,
-    private readonly reports: QuoteReportsService,
-    private readonly identity: IdentityProvider,
-    private readonly email: EmailSender,
   ) {}
 
   private async requireUser(uid: string): Promise<void> {
@@ -76,24 +73,5 @@ export class AdminService {
   async clearStreakHourOffset(adminUid: string, uid: string): Promise<void> {
     if (!(await this.repository.clearStreakHourOffset(uid))) throw new AppError(404, MESSAGES.userNotFound);
     this.logger.log({ adminUid, uid }, 'streak hour offset cleared');
-  }
-
-  async resolveReports(adminUid: string, decisions: ReportDecision[], accepted: boolean): Promise<void> {
-    await this.reports.resolve(decisions, accepted);
-    this.logger.log({ adminUid, reports: decisions.length, accepted }, 'reports handled');
-  }
-
-  /** Mails a password-reset link to an account's address; unlike the public route, an unknown address is a 404. */
-  async sendPasswordReset(adminUid: string, email: string): Promise<void> {
-    const link = await this.identity.generatePasswordResetLink(email);
-    if (link === null) throw new AppError(404, MESSAGES.userNotFound);
-    await this.email.send({
-      to: email,
-      subject: 'Reset your password',
-      text:
-        `Support sent you this link to choose a new password for your account:\n${link}\n\n` +
-        'If you did not ask for it, ignore this mail: your password stays as it is.',
-    });
-    this.logger.log({ adminUid }, 'password reset mail sent by an admin');
   }
 }

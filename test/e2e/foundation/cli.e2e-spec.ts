@@ -121,7 +121,7 @@ describe('operator CLI', () => {
       [['premium', 'set', uid, 'tomorrow'], 'expected an ISO date'],
       [['premium', 'set', uid, '2001-01-01'], 'is in the past'],
       [['premium', 'set', uid], "missing required argument 'until'"],
-      [['users', 'ban', 'a b'], 'not a uid'],
+      [['users', 'ban', 'a\tb'], 'not a uid'],
     ] as const) {
       const out: string[] = [];
       const err: string[] = [];
