@@ -18,7 +18,9 @@ export function jsonQuery(query: Record<string, QueryValue | undefined>): string
     .filter(([, value]) => value !== undefined)
     .map(([key, value]) => {
       const bare =
-        typeof value === 'string' && !['true', 'false', 'null'].includes(value.trim()) && isNaN(Number(value));
+        typeof value === 'string' &&
+        !['true', 'false', 'null'].includes(value.trim()) &&
+        isNaN(Number(value));
       return `${encodeURIComponent(key)}=${encodeURIComponent(bare ? value : JSON.stringify(value))}`;
     });
   return parts.length > 0 ? `?${parts.join('&')}` : '';

@@ -126,17 +126,31 @@ describe('the original web client against our API (every original route)', () =>
       },
     });
     api = new OriginalClient(t);
-    users.alice = await createUser(t.db, { timeTyping: 10_000, premiumExpiresAt: NOW + 365 * 24 * 60 * MINUTE });
+    users.alice = await createUser(t.db, {
+      timeTyping: 10_000,
+      premiumExpiresAt: NOW + 365 * 24 * 60 * MINUTE,
+    });
     users.bob = await createUser(t.db, { timeTyping: 10_000 });
     users.admin = await createUser(t.db, { permissions: ['admin'] });
     users.mod = await createUser(t.db, { permissions: ['quoteMod'] });
     // Premium granted the way operators grant it: a start and an expiry.
-    await t.db.updateTable('users').set({ premium_start_at: NOW - MINUTE }).where('uid', '=', users.alice.uid).execute();
+    await t.db
+      .updateTable('users')
+      .set({ premium_start_at: NOW - MINUTE })
+      .where('uid', '=', users.alice.uid)
+      .execute();
     await seedPb(t, users.bob.uid, { wpm: 120, timestamp: NOW - 60 * MINUTE });
     await rebuild(t);
     await t.db
       .insertInto('psas')
-      .values({ id: newId(), message: 'Scheduled maintenance', date: NOW, level: 1, sticky: true, created_at: NOW })
+      .values({
+        id: newId(),
+        message: 'Scheduled maintenance',
+        date: NOW,
+        level: 1,
+        sticky: true,
+        created_at: NOW,
+      })
       .execute();
   });
   afterAll(async () => {
@@ -179,7 +193,9 @@ describe('the original web client against our API (every original route)', () =>
     it('GET /psas', async () => {
       const res = await api.call('GET /psas');
       expectOk(res, 'PSAs retrieved', arrayOf(PSA));
-      expect(res.body.data).toEqual([expect.objectContaining({ message: 'Scheduled maintenance', sticky: true })]);
+      expect(res.body.data).toEqual([
+        expect.objectContaining({ message: 'Scheduled maintenance', sticky: true }),
+      ]);
     });
 
     it('GET /public/speedHistogram (JSON query) and GET /public/typingStats', async () => {
@@ -242,13 +258,19 @@ describe('the original web client against our API (every original route)', () =>
       const res = await api.call('POST /users/forgotPasswordEmail', {
         body: { email: 'nobody@example.test', captcha: 'captcha-token' },
       });
-      expectOk(res, 'Password reset request received. If the email is valid, you will receive an email shortly.');
+      expectOk(
+        res,
+        'Password reset request received. If the email is valid, you will receive an email shortly.',
+      );
     });
 
     it('PATCH /users/name, /users/email, /users/password and POST /users/revokeAllTokens (fresh tokens)', async () => {
       const renamer = await createUser(t.db);
       expectOk(
-        await api.call('PATCH /users/name', { auth: await t.bearer(renamer.uid), body: { name: 'Renamed_1' } }),
+        await api.call('PATCH /users/name', {
+          auth: await t.bearer(renamer.uid),
+          body: { name: 'Renamed_1' },
+        }),
         "User's name updated",
       );
       const mover = await createUser(t.db);
@@ -316,7 +338,11 @@ describe('the original web client against our API (every original route)', () =>
       });
       const params = { apeKeyId: spare.body.data.apeKeyId };
       expectOk(
-        await api.call('PATCH /ape-keys/:apeKeyId', { auth, params, body: { name: 'renamed', enabled: true } }),
+        await api.call('PATCH /ape-keys/:apeKeyId', {
+          auth,
+          params,
+          body: { name: 'renamed', enabled: true },
+        }),
         'ApeKey updated',
       );
       expectOk(await api.call('DELETE /ape-keys/:apeKeyId', { auth, params }), 'ApeKey deleted');
@@ -364,13 +390,20 @@ describe('the original web client against our API (every original route)', () =>
           weeklyXpLeaderboardRank: opt('int'),
         }),
       );
-      expect(res.body.data).toMatchObject({ tagPbs: [ids.tag], dailyLeaderboardRank: 1, weeklyXpLeaderboardRank: 1 });
+      expect(res.body.data).toMatchObject({
+        tagPbs: [ids.tag],
+        dailyLeaderboardRank: 1,
+        weeklyXpLeaderboardRank: 1,
+      });
       ids.result = res.body.data.insertedId;
     });
 
     it('GET /results, /results/id/:resultId, /results/last with Bearer and with an ApeKey', async () => {
       for (const auth of [await bearer('alice'), apeKey]) {
-        const list = await api.call('GET /results', { auth, query: { onOrAfterTimestamp: NOW - MINUTE, limit: 10 } });
+        const list = await api.call('GET /results', {
+          auth,
+          query: { onOrAfterTimestamp: NOW - MINUTE, limit: 10 },
+        });
         expectOk(list, 'Results retrieved', arrayOf(MINIFIED_RESULT, 1));
         const one = await api.call('GET /results/id/:resultId', { auth, params: { resultId: ids.result } });
         expectOk(one, 'Result retrieved', RESULT);
@@ -390,7 +423,10 @@ describe('the original web client against our API (every original route)', () =>
 
     it('GET /users/personalBests (JSON query, also with an ApeKey), DELETE /users/tags/:tagId/personalBest', async () => {
       for (const auth of [await bearer('alice'), apeKey]) {
-        const one = await api.call('GET /users/personalBests', { auth, query: { mode: 'time', mode2: '15' } });
+        const one = await api.call('GET /users/personalBests', {
+          auth,
+          query: { mode: 'time', mode2: '15' },
+        });
         expectOk(one, 'Personal bests retrieved', arrayOf(PERSONAL_BEST, 1));
         const all = await api.call('GET /users/personalBests', { auth, query: { mode: 'time' } });
         expectOk(all, 'Personal bests retrieved', record(arrayOf(PERSONAL_BEST)));
@@ -477,7 +513,10 @@ describe('the original web client against our API (every original route)', () =>
         'Daily leaderboard retrieved',
         obj({ entries: arrayOf(LEADERBOARD_ENTRY, 1), count: 'int', minWpm: 'number', pageSize: lit(50) }),
       );
-      const rank = await api.call('GET /leaderboards/daily/rank', { auth: await bearer('alice'), query: board });
+      const rank = await api.call('GET /leaderboards/daily/rank', {
+        auth: await bearer('alice'),
+        query: board,
+      });
       expectOk(rank, 'Daily leaderboard rank retrieved', LEADERBOARD_ENTRY);
     });
 
@@ -488,7 +527,10 @@ describe('the original web client against our API (every original route)', () =>
         'Weekly xp leaderboard retrieved',
         obj({ entries: arrayOf(XP_LEADERBOARD_ENTRY, 1), count: 'int', pageSize: lit(50) }),
       );
-      const rank = await api.call('GET /leaderboards/xp/weekly/rank', { auth: await bearer('alice'), query: {} });
+      const rank = await api.call('GET /leaderboards/xp/weekly/rank', {
+        auth: await bearer('alice'),
+        query: {},
+      });
       expectOk(rank, 'Weekly xp leaderboard rank retrieved', XP_LEADERBOARD_ENTRY);
     });
   });
@@ -518,7 +560,9 @@ describe('the original web client against our API (every original route)', () =>
           showActivityOnPublicProfile: lit(true),
         }),
       );
-      const profile = await api.call('GET /users/:uidOrName/profile', { params: { uidOrName: users.alice.name } });
+      const profile = await api.call('GET /users/:uidOrName/profile', {
+        params: { uidOrName: users.alice.name },
+      });
       expectOk(profile, 'Profile retrieved', PROFILE);
       expect(profile.body.data).toMatchObject({ uid: users.alice.uid, details: { bio: 'I type' } });
     });
@@ -542,7 +586,10 @@ describe('the original web client against our API (every original route)', () =>
       const list = await api.call('GET /users/customThemes', { auth });
       expectOk(list, 'Custom themes retrieved', arrayOf(CUSTOM_THEME, 1));
       expect(list.body.data).toEqual([{ _id: themeId, name: 'mine_2', colors: edited }]);
-      expectOk(await api.call('DELETE /users/customThemes', { auth, body: { themeId } }), 'Custom theme removed');
+      expectOk(
+        await api.call('DELETE /users/customThemes', { auth, body: { themeId } }),
+        'Custom theme removed',
+      );
     });
 
     it('POST, GET, DELETE /users/favoriteQuotes', async () => {
@@ -552,7 +599,10 @@ describe('the original web client against our API (every original route)', () =>
       const list = await api.call('GET /users/favoriteQuotes', { auth });
       expectOk(list, 'Favorite quotes retrieved', record(arrayOf('string')));
       expect(list.body.data).toEqual({ english: ['42'] });
-      expectOk(await api.call('DELETE /users/favoriteQuotes', { auth, body }), 'Quote removed from favorites');
+      expectOk(
+        await api.call('DELETE /users/favoriteQuotes', { auth, body }),
+        'Quote removed from favorites',
+      );
     });
 
     it('POST, DELETE /users/resultFilterPresets', async () => {
@@ -611,7 +661,10 @@ describe('the original web client against our API (every original route)', () =>
       expectOk(created, 'Preset created', obj({ presetId: 'string' }));
       const presetId = created.body.data.presetId;
       expectOk(
-        await api.call('PATCH /presets', { auth, body: { _id: presetId, name: 'faster', config: { numbers: true } } }),
+        await api.call('PATCH /presets', {
+          auth,
+          body: { _id: presetId, name: 'faster', config: { numbers: true } },
+        }),
         'Preset updated',
       );
       const list = await api.call('GET /presets', { auth });
@@ -654,7 +707,10 @@ describe('the original web client against our API (every original route)', () =>
 
     it('POST /quotes/rating, then GET /quotes/rating (JSON query)', async () => {
       const body = { quoteId: 7, language: 'english', rating: 4 };
-      expectOk(await api.call('POST /quotes/rating', { auth: await bearer('alice'), body }), 'Rating submitted');
+      expectOk(
+        await api.call('POST /quotes/rating', { auth: await bearer('alice'), body }),
+        'Rating submitted',
+      );
       const res = await api.call('GET /quotes/rating', {
         auth: await bearer('alice'),
         query: { quoteId: 7, language: 'english' },
@@ -692,7 +748,10 @@ describe('the original web client against our API (every original route)', () =>
       const admin = await bearer('admin');
       expectOk(await api.call('GET /admin', { auth: admin }), 'OK');
       expectOk(
-        await api.call('POST /admin/report/accept', { auth: admin, body: { reports: [{ reportId: reportIds[0] }] } }),
+        await api.call('POST /admin/report/accept', {
+          auth: admin,
+          body: { reports: [{ reportId: reportIds[0] }] },
+        }),
         'Reports removed and users notified.',
       );
 
@@ -702,7 +761,10 @@ describe('the original web client against our API (every original route)', () =>
       expectOk(inbox, 'Inbox retrieved', obj({ inbox: arrayOf(MAIL, 1), maxMail: 'int' }));
       const mailId = inbox.body.data.inbox[0]!.id;
       expectOk(
-        await api.call('PATCH /users/inbox', { auth: await bearer('alice'), body: { mailIdsToMarkRead: [mailId] } }),
+        await api.call('PATCH /users/inbox', {
+          auth: await bearer('alice'),
+          body: { mailIdsToMarkRead: [mailId] },
+        }),
         'Inbox updated',
       );
     });
@@ -741,7 +803,10 @@ describe('the original web client against our API (every original route)', () =>
         .spyOn(t.app.get(IdentityProvider), 'generatePasswordResetLink')
         .mockResolvedValueOnce('https://id.example/reset?code=1');
       expectOk(
-        await api.call('POST /admin/sendForgotPasswordEmail', { auth: admin, body: { email: users.bob.email } }),
+        await api.call('POST /admin/sendForgotPasswordEmail', {
+          auth: admin,
+          body: { email: users.bob.email },
+        }),
         'Password reset request email sent.',
       );
     });
@@ -762,18 +827,27 @@ describe('the original web client against our API (every original route)', () =>
   describe('clean-up routes', () => {
     it('DELETE /users/tags/:tagId, DELETE /connections/:id, DELETE /results (fresh)', async () => {
       expectOk(
-        await api.call('DELETE /users/tags/:tagId', { auth: await bearer('alice'), params: { tagId: ids.tag } }),
+        await api.call('DELETE /users/tags/:tagId', {
+          auth: await bearer('alice'),
+          params: { tagId: ids.tag },
+        }),
         'Tag deleted',
       );
       expectOk(
-        await api.call('DELETE /connections/:id', { auth: await bearer('alice'), params: { id: ids.connection } }),
+        await api.call('DELETE /connections/:id', {
+          auth: await bearer('alice'),
+          params: { id: ids.connection },
+        }),
         'Connection deleted',
       );
       expectOk(await api.call('DELETE /results', { auth: await bearer('alice') }), 'All results deleted');
     });
 
     it('DELETE /users/personalBests (fresh)', async () => {
-      expectOk(await api.call('DELETE /users/personalBests', { auth: await bearer('alice') }), "User's PB cleared");
+      expectOk(
+        await api.call('DELETE /users/personalBests', { auth: await bearer('alice') }),
+        "User's PB cleared",
+      );
     });
 
     it('GET /users keeps the original shape after all of that', async () => {

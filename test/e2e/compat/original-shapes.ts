@@ -118,9 +118,10 @@ export const USER = loose({
 
 /**
  * Fields our spec adds under its own names (the spec wins over the original where they differ; the original client
- * ignores keys it does not know): the chat link under `chatId`/`chatAvatar` next to `discordId`/`discordAvatar`.
+ * ignores keys it does not know): the chat link as `chatId`/`chatAvatar` (`null` when not linked) next to the
+ * original's `discordId`/`discordAvatar` (absent when not linked).
  */
-const CHAT_FIELDS = { chatId: opt('string'), chatAvatar: opt('string') };
+const CHAT_FIELDS = { chatId: opt(nullable('string')), chatAvatar: opt(nullable('string')) };
 
 // §12.2 (non-banned profile)
 export const PROFILE = obj({
@@ -225,7 +226,11 @@ export const RESULT = obj({
 });
 
 // §12.10
+// On friends-only boards DECISIONS.md renumbers `rank` within the friends and keeps the board's place as `globalRank`;
+// `friendsRank` is there as in the original.
 export const LEADERBOARD_ENTRY = obj({
+  ...CHAT_FIELDS,
+  globalRank: opt('int'),
   wpm: 'number',
   acc: 'number',
   timestamp: 'int',
@@ -241,6 +246,8 @@ export const LEADERBOARD_ENTRY = obj({
   isPremium: opt('boolean'),
 });
 export const XP_LEADERBOARD_ENTRY = obj({
+  ...CHAT_FIELDS,
+  globalRank: opt('int'),
   uid: 'string',
   name: 'string',
   lastActivityTimestamp: 'int',
@@ -261,12 +268,7 @@ export const MAIL = obj({
   body: 'string',
   timestamp: 'int',
   read: 'boolean',
-  rewards: arrayOf(
-    union(
-      obj({ type: lit('xp'), item: 'int' }),
-      obj({ type: lit('badge'), item: BADGE }),
-    ),
-  ),
+  rewards: arrayOf(union(obj({ type: lit('xp'), item: 'int' }), obj({ type: lit('badge'), item: BADGE }))),
 });
 
 export const PRESET = obj({

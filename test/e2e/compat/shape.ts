@@ -69,9 +69,12 @@ export function shapeErrors(value: unknown, shape: Shape, path = 'data'): string
     }
     case 'obj': {
       if (!isPlainObject(value)) return fail('an object');
-      const errors = Object.entries(shape.fields).flatMap(([k, s]) => shapeErrors(value[k], s, `${path}.${k}`));
+      const errors = Object.entries(shape.fields).flatMap(([k, s]) =>
+        shapeErrors(value[k], s, `${path}.${k}`),
+      );
       if (shape.strict) {
-        for (const k of Object.keys(value)) if (!(k in shape.fields)) errors.push(`${path}: extra key "${k}"`);
+        for (const k of Object.keys(value))
+          if (!(k in shape.fields)) errors.push(`${path}: extra key "${k}"`);
       }
       return errors;
     }
