@@ -1,3 +1,4 @@
+import { COMPATIBILITY_CHECK } from '../../../src/app.factory';
 import type { TestApp, TestResponse } from '../../support/test-app';
 import { freshIp } from '../../support/route-auth';
 import { ORIGINAL_ROUTES } from './original-routes';
@@ -37,7 +38,8 @@ export interface CallOptions {
 
 /** Calls routes of ORIGINAL_ROUTES the way the original client does, and remembers which ones were called. */
 export class OriginalClient {
-  readonly called = new Set<string>();
+  /** Route → how it was authenticated in each call (`none`, `Bearer`, `ApeKey`). */
+  readonly called = new Map<string, Set<string>>();
 
   constructor(private readonly t: TestApp) {}
 
@@ -52,7 +54,8 @@ export class OriginalClient {
       if (value === undefined) throw new Error(`${route}: no value for :${name}`);
       return encodeURIComponent(value);
     });
-    this.called.add(route);
+    const scheme = options.auth?.split(' ')[0] ?? 'none';
+    this.called.set(route, (this.called.get(route) ?? new Set()).add(scheme));
     return this.t.request<T>(method, `${path}${jsonQuery(options.query ?? {})}`, {
       auth: options.auth,
       body: options.body,
@@ -63,9 +66,13 @@ export class OriginalClient {
   }
 }
 
-/** Status, exact message and the shape of `data` (the error envelope has `data: null`). */
+/**
+ * Status, exact message and the shape of `data` (the error envelope has `data: null`), and the compatibility header
+ * the client compares with its own constant (contract facts §1.7).
+ */
 export function expectAnswer(res: TestResponse, status: number, message: string, data: Shape): void {
   expect({ status: res.status, message: res.body?.message }).toEqual({ status, message });
+  expect(res.headers['x-compatibility-check']).toBe(String(COMPATIBILITY_CHECK));
   expect(shapeErrors(res.body.data, data)).toEqual([]);
   const extra = Object.keys(res.body).filter((k) => k !== 'message' && k !== 'data');
   expect(extra).toEqual([]);

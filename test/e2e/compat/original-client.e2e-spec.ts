@@ -855,9 +855,21 @@ describe('the original web client against our API (every original route)', () =>
     });
   });
 
-  it('called every route of ORIGINAL_ROUTES', () => {
-    const missing = ORIGINAL_ROUTES.map((r) => `${r.method} ${r.path}`).filter((r) => !api.called.has(r));
-    expect(missing).toEqual([]);
+  it('called every route of ORIGINAL_ROUTES, authenticated as the original client does', () => {
+    // public and webhook routes without an Authorization header; ApeKey routes with a Bearer token and an ApeKey;
+    // every other route with a Bearer token (admin, quoteMod, fresh: of such a user, signed in now).
+    const expected = (auth: string) =>
+      auth === 'public' || auth === 'github'
+        ? ['none']
+        : auth === 'apeKey'
+          ? ['ApeKey', 'Bearer']
+          : ['Bearer'];
+    const wrong = ORIGINAL_ROUTES.map((r) => ({
+      route: `${r.method} ${r.path}`,
+      expected: expected(r.auth),
+      called: [...(api.called.get(`${r.method} ${r.path}`) ?? [])].sort(),
+    })).filter((r) => !r.expected.every((scheme) => r.called.includes(scheme)));
+    expect(wrong).toEqual([]);
   });
 
   /** An ApeKey of another user, for the routes that accept one. */
