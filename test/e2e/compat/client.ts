@@ -13,12 +13,14 @@ type QueryValue = string | number | boolean | readonly unknown[] | Record<string
  * The query string the original client builds (ts-rest `jsonQuery: true`): every value is JSON-stringified, except
  * strings that could not be mistaken for another JSON value, which ts-rest leaves bare for readable URLs. So
  * `mode2: "15"` travels as `mode2=%2215%22`, `page: 0` as `page=0`, arrays as `%5B...%5D`, `language` as `english`.
+ * `quoteStrings` stringifies those too (`language=%22english%22`), which the server must read the same way.
  */
-export function jsonQuery(query: Record<string, QueryValue | undefined>): string {
+export function jsonQuery(query: Record<string, QueryValue | undefined>, quoteStrings = false): string {
   const parts = Object.entries(query)
     .filter(([, value]) => value !== undefined)
     .map(([key, value]) => {
       const bare =
+        !quoteStrings &&
         typeof value === 'string' &&
         !['true', 'false', 'null'].includes(value.trim()) &&
         isNaN(Number(value));
@@ -31,6 +33,8 @@ export interface CallOptions {
   auth?: string;
   params?: Record<string, string>;
   query?: Record<string, QueryValue | undefined>;
+  /** JSON-stringify string query values too (see `jsonQuery`). */
+  quoteStrings?: boolean;
   body?: unknown;
   rawBody?: string;
   headers?: Record<string, string>;
@@ -56,7 +60,7 @@ export class OriginalClient {
     });
     const scheme = options.auth?.split(' ')[0] ?? 'none';
     this.called.set(route, (this.called.get(route) ?? new Set()).add(scheme));
-    return this.t.request<T>(method, `${path}${jsonQuery(options.query ?? {})}`, {
+    return this.t.request<T>(method, `${path}${jsonQuery(options.query ?? {}, options.quoteStrings)}`, {
       auth: options.auth,
       body: options.body,
       rawBody: options.rawBody,

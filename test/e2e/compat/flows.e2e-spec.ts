@@ -4,7 +4,7 @@ import { startStubServer, type StubServer } from '../../support/stub-server';
 import { createTestApp, type TestApp } from '../../support/test-app';
 import { rebuild, seedPb } from '../leaderboards/support';
 import { clientResult, signed } from '../results/result-factory';
-import { expectAnswer, expectOk, OriginalClient } from './client';
+import { expectAnswer, expectOk, jsonQuery, OriginalClient } from './client';
 import { describeCoverage } from './coverage';
 import { LEADERBOARD_ENTRY, USER, XP_LEADERBOARD_ENTRY } from './original-shapes';
 import { arrayOf, lit, obj } from './shape';
@@ -60,6 +60,14 @@ describe('the original web client: flows of issue 13', () => {
     expect(res.status).toBe(200);
     return res.body.data;
   }
+
+  it('encodes queries as the original client does', () => {
+    const query = { language: 'english', mode2: '15', page: 0, friendsOnly: true, status: ['accepted'] };
+    expect(jsonQuery(query)).toBe(
+      '?language=english&mode2=%2215%22&page=0&friendsOnly=true&status=%5B%22accepted%22%5D',
+    );
+    expect(jsonQuery({ language: 'english', isUid: '' }, true)).toBe('?language=%22english%22&isUid=%22%22');
+  });
 
   it('sign-up: the name check, POST /users/signup, the first GET /users, and the verification-mail button', async () => {
     const uid = `compat-flow-${process.pid}`;
@@ -126,6 +134,13 @@ describe('the original web client: flows of issue 13', () => {
       [ann!.uid, 2],
       [ben!.uid, 3],
     ]);
+
+    // Every value JSON-stringified (strings too) reads the same board.
+    const quoted = await api.call('GET /leaderboards', {
+      query: { ...lb, mode2: '15', page: 0, pageSize: 50 },
+      quoteStrings: true,
+    });
+    expect(quoted.body).toEqual(allTime.body);
 
     const friends = await api.call<
       Data<{ entries: { uid: string; rank: number; friendsRank?: number; globalRank?: number }[] }>

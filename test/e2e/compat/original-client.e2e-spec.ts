@@ -500,8 +500,8 @@ describe('the original web client against our API (every original route)', () =>
         'Leaderboard retrieved',
         obj({ count: 'int', entries: arrayOf(LEADERBOARD_ENTRY, 1), pageSize: lit(50) }),
       );
-      for (const auth of [await bearer('bob'), apeKeyOf('bob')]) {
-        const rank = await api.call('GET /leaderboards/rank', { auth: await auth, query: board });
+      for (const auth of [await bearer('bob'), await apeKeyOf('bob')]) {
+        const rank = await api.call('GET /leaderboards/rank', { auth, query: board });
         expectOk(rank, 'Rank retrieved', LEADERBOARD_ENTRY);
       }
     });
