@@ -232,6 +232,18 @@ function configureDocs(app: NestFastifyApplication, env: AppEnv): void {
     jsonDocumentUrl: 'docs/openapi.json',
     yamlDocumentUrl: 'docs/openapi.yaml',
   });
+  serveOriginalDocsPaths(app.getHttpAdapter().getInstance(), document);
+}
+
+/**
+ * The original platform splits its docs into a public and an internal document; ours is one, so its five doc paths
+ * (contract facts §11) all lead to it: the JSON paths answer the same document, the pages redirect to `/docs`.
+ */
+function serveOriginalDocsPaths(fastify: FastifyInstance, document: object): void {
+  for (const name of ['public', 'internal']) {
+    fastify.get(`/docs/${name}.json`, (_request, reply) => reply.send(document));
+    fastify.get(`/docs/${name}`, (_request, reply) => reply.redirect('/docs', 302));
+  }
 }
 
 export interface CreateAppOptions extends AppModuleOptions {

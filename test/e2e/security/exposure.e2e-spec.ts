@@ -102,7 +102,8 @@ describe('exposure', () => {
   describe('/docs', () => {
     it('is switched off by DOCS_ENABLED=false', async () => {
       const t = await app({ env: { docsEnabled: false } });
-      for (const url of ['/docs', '/docs/openapi.json', '/docs/openapi.yaml']) {
+      const originals = ['/docs/public', '/docs/internal', '/docs/public.json', '/docs/internal.json'];
+      for (const url of ['/docs', '/docs/openapi.json', '/docs/openapi.yaml', ...originals]) {
         const res = await t.request('GET', url);
         expect({ url, status: res.status }).toEqual({ url, status: 404 });
       }
