@@ -168,6 +168,51 @@ describe('bad authentication ban (per IP)', () => {
     expect((await t.request('GET', '/probe/public', { ip })).status).toBe(429);
   });
 
+  it('adds the configured penalty per failure: 1.5 points ban at the second failure of 3 points', async () => {
+    await t.configure({ rateLimiting: { badAuthentication: { penalty: 1.5 } } });
+    try {
+      const ip = '10.5.5.5';
+      expect((await t.request('GET', '/probe/bearer', { ip })).status).toBe(401);
+      expect((await t.request('GET', '/probe/public', { ip })).status).toBe(200);
+      expect((await t.request('GET', '/probe/bearer', { ip })).status).toBe(401);
+      const banned = await t.request('GET', '/probe/public', { ip });
+      expect(banned.status).toBe(429);
+      expect(banned.body).toEqual({ message: 'Too many bad authentication attempts', data: null });
+    } finally {
+      await t.configure({ rateLimiting: { badAuthentication: { penalty: 1 } } });
+    }
+  });
+
+  it('counts nothing with a zero penalty', async () => {
+    await t.configure({ rateLimiting: { badAuthentication: { penalty: 0 } } });
+    try {
+      const ip = '10.5.5.6';
+      for (let i = 0; i < 5; i++) expect((await t.request('GET', '/probe/bearer', { ip })).status).toBe(401);
+      expect((await t.request('GET', '/probe/public', { ip })).status).toBe(200);
+    } finally {
+      await t.configure({ rateLimiting: { badAuthentication: { penalty: 1 } } });
+    }
+  });
+
+  it('counts only the statuses in flaggedStatusCodes', async () => {
+    await t.configure({ rateLimiting: { badAuthentication: { flaggedStatusCodes: [404] } } });
+    try {
+      const ip = '10.5.5.7';
+      // 401s are not flagged now: any number of them leaves the IP alone.
+      for (let i = 0; i < 5; i++) expect((await t.request('GET', '/probe/bearer', { ip })).status).toBe(401);
+      expect((await t.request('GET', '/probe/public', { ip })).status).toBe(200);
+      // 404 (a valid token of an unknown user) is.
+      const ghost = await t.bearer('ghost-user');
+      for (let i = 0; i < 3; i++)
+        expect((await t.request('GET', '/probe/bearer', { ip, auth: ghost })).status).toBe(404);
+      expect((await t.request('GET', '/probe/public', { ip })).status).toBe(429);
+    } finally {
+      await t.configure({
+        rateLimiting: { badAuthentication: { flaggedStatusCodes: [401, 404, 470, 471] } },
+      });
+    }
+  });
+
   it('can be turned off', async () => {
     await t.configure({ rateLimiting: { badAuthentication: { enabled: false } } });
     try {
