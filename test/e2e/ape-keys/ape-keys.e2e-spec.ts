@@ -318,15 +318,15 @@ describe('ApeKey management (/ape-keys)', () => {
   });
 
   describe('rate limits', () => {
-    it('POST, PATCH and DELETE share one class of 30 per minute; GET has its own', async () => {
+    it("POST, PATCH and DELETE share one class of the original's 15 per hour; GET has its own", async () => {
       const user = await newUser();
       const unknown = '/ape-keys/0123456789abcdef01234567';
-      for (let i = 0; i < 10; i++) {
+      for (let i = 0; i < 5; i++) {
         const res = await t.request('POST', '/ape-keys', {
           auth: user.auth,
           body: { name: `r${i}`, enabled: true },
         });
-        expect(res.status).toBe(i < 5 ? 200 : 409);
+        expect(res.status).toBe(200);
         expect((await t.request('PATCH', unknown, { auth: user.auth, body: { enabled: true } })).status).toBe(
           404,
         );

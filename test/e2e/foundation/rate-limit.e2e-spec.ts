@@ -7,7 +7,10 @@ describe('rate limits (Redis-backed, shared by replicas)', () => {
   let replica: TestApp;
 
   beforeAll(async () => {
-    const env = { rateLimit: { globalPerMinute: 1000, overrides: { adminLimit: { max: 4 } } } };
+    // A minute-long window: the real one (5 s) could end in the middle of a test on a busy machine.
+    const env = {
+      rateLimit: { globalPerMinute: 1000, overrides: { adminLimit: { max: 4, windowMs: 60_000 } } },
+    };
     t = await createTestApp({ extraModules: [ProbeModule], env });
     replica = await createTestApp({ extraModules: [ProbeModule], env, stores: t.stores });
   });
@@ -67,6 +70,23 @@ describe('rate limits (Redis-backed, shared by replicas)', () => {
     expect((await t.request('PATCH', '/configuration', { auth, body: { configuration: {} } })).status).toBe(
       429,
     );
+  });
+
+  it("gives the admin routes the original's adminLimit by default: 1 request per 5 s", async () => {
+    const plain = await createTestApp({ env: { rateLimit: { globalPerMinute: 1000, overrides: {} } } });
+    try {
+      const { uid } = await createUser(plain.db, { permissions: ['admin'] });
+      const auth = await plain.bearer(uid);
+      const first = await plain.request('GET', '/configuration/schema', { auth });
+      expect(first.status).toBe(200);
+      expect(first.headers['x-ratelimit-limit']).toBe('1');
+      expect(Number(first.headers['x-ratelimit-reset'])).toBeLessThanOrEqual(5);
+      const second = await plain.request('PATCH', '/configuration', { auth, body: { configuration: {} } });
+      expect(second.status).toBe(429);
+      expect(second.body).toEqual({ message: 'Request limit reached, please try again later.', data: null });
+    } finally {
+      await plain.close();
+    }
   });
 
   it('counts anonymous callers by IP', async () => {
