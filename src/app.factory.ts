@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import helmet from '@fastify/helmet';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -11,6 +12,7 @@ import { toErrorResponse } from './common/filters/error-response';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from './common/validation/json-limits';
 import { parseJsonQuery } from './common/validation/json-query';
 import type { AppEnv } from './config/env';
+import { ServerConfigurationService } from './config/server-configuration.service';
 import { QuietBootLogger } from './infra/logging/quiet-boot-logger';
 import { requestIdOf } from './infra/logging/request-id';
 import { startMetricsServer } from './modules/status/metrics-server';
@@ -61,6 +63,26 @@ function configureHttp(app: NestFastifyApplication, env: AppEnv): void {
     methods: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS'],
     maxAge: 86400,
   });
+}
+
+/**
+ * `dev.responseSlowdownMs` (contract facts §1.2a): with `MODE=dev` every request waits that long before it is
+ * handled, so client developers can see their loading states. Outside dev mode no hook is installed at all.
+ */
+function configureDevSlowdown(app: NestFastifyApplication, env: AppEnv): void {
+  if (env.mode !== 'dev') return;
+  const configuration = app.get(ServerConfigurationService);
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onRequest', async () => {
+      // The configuration is cached; when it cannot be read the guard answers for it, not this delay.
+      const slowdown = await configuration.get().then(
+        (c) => c.dev.responseSlowdownMs,
+        () => 0,
+      );
+      if (slowdown > 0) await sleep(slowdown);
+    });
 }
 
 /**
@@ -282,6 +304,7 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     app.useLogger(new QuietBootLogger(app.get(Logger)));
     // No enableShutdownHooks(): entry points own SIGTERM/SIGINT (main.ts drains first, then closes and exits 0).
     configureHttp(app, env);
+    configureDevSlowdown(app, env);
     await configureSecurityHeaders(app, env);
     configureDocs(app, env);
     await configureMetrics(app, env);

@@ -41,6 +41,7 @@ export const MESSAGES = {
   rateLimited: 'Request limit reached, please try again later.',
   badAuthBanned: 'Too many bad authentication attempts',
   noPermission: "You don't have permission to do this.",
+  apeKeyAccessLost: 'You have lost access to ape keys, please contact support',
   premiumDisabled: 'Premium features are disabled',
   notPremium: 'User does not have premium',
   maintenance: 'Server is down for maintenance',

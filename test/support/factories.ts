@@ -20,7 +20,11 @@ export interface UserOverrides {
   premiumExpiresAt?: number | null;
   timeTyping?: number;
   xp?: number;
-  permissions?: Permission[];
+  /** Granted permissions (user_permissions rows). */
+  permissions?: Extract<Permission, 'admin' | 'quoteMod'>[];
+  /** The revocable flags (default on, as for a new account). */
+  canReport?: boolean;
+  canManageApeKeys?: boolean;
 }
 
 /** Inserts a user row directly (a signed-up account), with unique uid and name unless given. */
@@ -41,6 +45,8 @@ export async function createUser(db: Database, overrides: UserOverrides = {}): P
       premium_expires_at: overrides.premiumExpiresAt ?? null,
       time_typing: overrides.timeTyping ?? 0,
       xp: overrides.xp ?? 0,
+      can_report: overrides.canReport ?? true,
+      can_manage_ape_keys: overrides.canManageApeKeys ?? true,
     })
     .execute();
   for (const permission of overrides.permissions ?? []) {

@@ -4,6 +4,14 @@ import { DATABASE, type Database } from '../../infra/database/database';
 import { PreparedQuery } from '../../infra/database/prepared-query';
 import type { CallerAccount } from '../http/request-context';
 
+/** The revocable flags join the granted permissions, so the guard checks every `@RequirePermission` the same way. */
+function withFlags(granted: string[], canReport: boolean, canManageApeKeys: boolean): string[] {
+  const permissions = [...granted];
+  if (canReport) permissions.push('canReport');
+  if (canManageApeKeys) permissions.push('canManageApeKeys');
+  return permissions;
+}
+
 /** The auth guard's one read per signed-in request: does the user exist, and what may they do. */
 @Injectable()
 export class AccountRepository {
@@ -20,6 +28,8 @@ export class AccountRepository {
             'users.name',
             'users.banned',
             'users.premium_expires_at',
+            'users.can_report',
+            'users.can_manage_ape_keys',
             eb
               .selectFrom('user_permissions')
               .select(sql<string[]>`coalesce(array_agg(permission), '{}')`.as('permissions'))
@@ -39,7 +49,7 @@ export class AccountRepository {
       name: row.name,
       banned: row.banned,
       premiumExpiresAt: row.premium_expires_at,
-      permissions: row.permissions ?? [],
+      permissions: withFlags(row.permissions ?? [], row.can_report, row.can_manage_ape_keys),
     };
   }
 }

@@ -6,9 +6,20 @@ import { REDIS, type Redis } from '../../infra/redis/redis';
 import { isStoreUnavailable } from '../filters/store-errors';
 import { fallbackRateLimiter } from '../rate-limit/memory-rate-limiter';
 
+interface BadAuthSettings {
+  enabled: boolean;
+  /** Points an IP may collect in a window; reaching it bans the IP. */
+  max: number;
+  windowMs: number;
+  /** Points one flagged failure adds. */
+  penalty: number;
+  flaggedStatusCodes: number[];
+}
+
 /**
- * Failed authentications per client IP (spec "Bad authentication"): every 401/404/47x of the auth step counts; past
- * the limit every request from that IP gets 429 until the window that started with the first failure ends.
+ * Failed authentications per client IP (spec "Bad authentication", contract facts §3.9): a failure of the auth step
+ * whose status is in `rateLimiting.badAuthentication.flaggedStatusCodes` adds `penalty` points; once the IP holds
+ * `maxAttempts` points every request from it gets 429 until the window that started with the first failure ends.
  * While Redis is unreachable the counter lives in this process (per replica), so the check neither fails requests
  * nor disappears.
  */
@@ -22,12 +33,14 @@ export class BadAuthService {
     @Inject(APP_ENV) private readonly env: AppEnv,
   ) {}
 
-  private async settings(): Promise<{ enabled: boolean; max: number; windowMs: number }> {
+  private async settings(): Promise<BadAuthSettings> {
     const { badAuthentication } = (await this.configuration.get()).rateLimiting;
     return {
       enabled: badAuthentication.enabled,
       max: badAuthentication.maxAttempts * (this.env.mode === 'dev' ? 100 : 1),
       windowMs: badAuthentication.windowSeconds * 1000,
+      penalty: badAuthentication.penalty,
+      flaggedStatusCodes: badAuthentication.flaggedStatusCodes,
     };
   }
 
@@ -35,20 +48,22 @@ export class BadAuthService {
     const { enabled, max } = await this.settings();
     if (!enabled) return false;
     const key = redisKeys.badAuth(ip);
-    const count = await this.degradable(
+    const points = await this.degradable(
       async () => Number((await this.redis.get(key)) ?? 0),
       () => this.fallback.count(key),
     );
-    return count >= max;
+    return points >= max;
   }
 
-  async recordFailure(ip: string): Promise<void> {
-    const { enabled, windowMs } = await this.settings();
-    if (!enabled) return;
+  /** Records a failed authentication answered with `status`; only flagged statuses count. */
+  async recordFailure(ip: string, status: number): Promise<void> {
+    const { enabled, windowMs, penalty, flaggedStatusCodes } = await this.settings();
+    // A zero penalty adds nothing: no key is written either.
+    if (!enabled || penalty <= 0 || !flaggedStatusCodes.includes(status)) return;
     const key = redisKeys.badAuth(ip);
-    await this.degradable(
-      () => this.redis.rateLimitIncrement(key, windowMs),
-      () => this.fallback.increment(key, windowMs),
+    await this.degradable<unknown>(
+      () => this.redis.rateLimitAdd(key, windowMs, penalty),
+      () => this.fallback.increment(key, windowMs, penalty),
     );
   }
 

@@ -22,7 +22,11 @@ export const POLICY = {
   rawAuth: 'policy:rawAuth',
 } as const;
 
-export type Permission = 'admin' | 'quoteMod';
+/**
+ * `admin` and `quoteMod` are granted (user_permissions rows); `canReport` and `canManageApeKeys` are the original's
+ * per-user flags, on unless support revoked them (users columns).
+ */
+export type Permission = 'admin' | 'quoteMod' | 'canReport' | 'canManageApeKeys';
 export interface RequiredConfiguration {
   path: string;
   message: string;

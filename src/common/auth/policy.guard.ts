@@ -11,11 +11,12 @@ import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 import { AccountRepository } from './account.repository';
 import { AuthenticationService } from './authentication.service';
 import { BadAuthService } from './bad-auth.service';
+import type { Permission } from './policy.decorators';
 import { routePolicy } from './policy';
 
-/** Statuses of the auth step that count as a bad authentication attempt. */
-function isBadAuthentication(status: number): boolean {
-  return status === 401 || status === 404 || (status >= 470 && status <= 479);
+/** The original answers a revoked ApeKey access with its own text (contract facts §3.7). */
+function permissionDenied(permission: Permission): string {
+  return permission === 'canManageApeKeys' ? MESSAGES.apeKeyAccessLost : MESSAGES.noPermission;
 }
 
 /**
@@ -54,8 +55,8 @@ export class PolicyGuard implements CanActivate {
         if (!request.account && !isPublic) throw new AppError(404, MESSAGES.userNotFound);
       }
     } catch (e) {
-      if (e instanceof AppError && isBadAuthentication(e.status))
-        await this.badAuth.recordFailure(request.ip);
+      // Which statuses count (and how much) is configuration: rateLimiting.badAuthentication.
+      if (e instanceof AppError) await this.badAuth.recordFailure(request.ip, e.status);
       throw e;
     }
 
@@ -67,7 +68,7 @@ export class PolicyGuard implements CanActivate {
 
     const devPublic = policy.devPublic && this.env.mode === 'dev';
     if (policy.permission && !devPublic && !request.account?.permissions.includes(policy.permission)) {
-      throw new AppError(403, MESSAGES.noPermission);
+      throw new AppError(403, permissionDenied(policy.permission));
     }
 
     if (policy.premium) {

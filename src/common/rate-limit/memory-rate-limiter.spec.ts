@@ -25,6 +25,12 @@ describe('MemoryRateLimiter', () => {
     expect(limiter.increment('a', 1000)).toEqual([1, 1000]);
   });
 
+  it('adds weighted hits (the bad-authentication penalty)', () => {
+    expect(limiter.increment('a', 1000, 2.5)).toEqual([2.5, 1000]);
+    expect(limiter.increment('a', 1000, 0.5)).toEqual([3, 1000]);
+    expect(limiter.count('a')).toBe(3);
+  });
+
   it('keeps keys apart', () => {
     limiter.increment('a', 1000);
     expect(limiter.increment('b', 1000)).toEqual([1, 1000]);

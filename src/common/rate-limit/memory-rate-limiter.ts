@@ -16,8 +16,8 @@ export class MemoryRateLimiter {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** Counts a hit: [hits in the window, ms until it resets]. */
-  increment(key: string, windowMs: number): [number, number] {
+  /** Counts a hit worth `points` (1 unless weighted): [hits in the window, ms until it resets]. */
+  increment(key: string, windowMs: number, points = 1): [number, number] {
     const now = this.now();
     let window = this.windows.get(key);
     if (!window || window.resetAt <= now) {
@@ -26,7 +26,7 @@ export class MemoryRateLimiter {
       this.evictIfFull(now);
       this.windows.set(key, window);
     }
-    window.hits += 1;
+    window.hits += points;
     return [window.hits, window.resetAt - now];
   }
 

@@ -282,6 +282,7 @@ export interface UserQuoteRatings {
 export interface Users {
   added_at: number;
   banned: Generated<boolean>;
+  can_manage_ape_keys: Generated<boolean>;
   can_report: Generated<boolean>;
   chat_avatar: string | null;
   chat_id: string | null;

@@ -1,6 +1,11 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Auth, RateLimit, RequireConfiguration } from '../../common/auth/policy.decorators';
+import {
+  Auth,
+  RateLimit,
+  RequireConfiguration,
+  RequirePermission,
+} from '../../common/auth/policy.decorators';
 import { ok } from '../../common/http/envelope';
 import type { AuthContext } from '../../common/http/request-context';
 import { ApeKeysService } from './ape-keys.service';
@@ -11,6 +16,7 @@ import { ApeKeyIdParams, CreateApeKeyDto, UpdateApeKeyDto } from './dto/ape-key.
 @ApiTags('ape-keys')
 @Controller('ape-keys')
 @RequireConfiguration('apeKeys.endpointsEnabled', APE_KEY_MESSAGES.disabled)
+@RequirePermission('canManageApeKeys')
 export class ApeKeysController {
   constructor(private readonly apeKeys: ApeKeysService) {}
 

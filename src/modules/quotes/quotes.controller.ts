@@ -79,6 +79,7 @@ export class QuotesController {
 
   @Post('report')
   @RequireConfiguration('quotes.reporting.enabled', QUOTE_MESSAGES.reportingDisabled)
+  @RequirePermission('canReport')
   @RateLimit('quoteReportSubmit')
   async report(@Auth() auth: AuthContext, @Body() body: ReportQuoteDto, @Ip() ip: string) {
     await this.reports.report(auth.uid, body, ip);

@@ -141,10 +141,11 @@ export function writeStatement(v: WriteValues, isPb: boolean, tagBests: boolean)
   parts.push(sql`activity AS (
     INSERT INTO test_activity (uid, day, tests) VALUES (${v.uid}, ${v.activity_day}, 1)
     ON CONFLICT (uid, day) DO UPDATE SET tests = test_activity.tests + 1)`);
+  // started_tests is int4 and a client may claim up to 2^31-1 restarts per test: the sum saturates, never overflows.
   parts.push(sql`account AS (
     UPDATE users SET
       completed_tests = completed_tests + 1,
-      started_tests = started_tests + ${v.started_tests},
+      started_tests = LEAST(started_tests::int8 + ${v.started_tests}::int8, 2147483647),
       time_typing = time_typing + ${v.time_typed},
       xp = xp + ${v.xp},
       streak_length = ${v.streak_length},

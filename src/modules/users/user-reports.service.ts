@@ -22,10 +22,7 @@ export class UserReportsService {
   ) {}
 
   async report(uid: string, body: ReportUserDto, remoteIp: string): Promise<void> {
-    // The original's `canReport` permission (on unless a moderator revoked it).
-    const reporter = await this.users.findByUid(uid);
-    if (!reporter) throw new AppError(404, MESSAGES.userNotFound);
-    if (!reporter.canReport) throw new AppError(403, MESSAGES.noPermission);
+    // The `canReport` permission is the route's policy (checked before validation).
     if (!(await this.captcha.verify(body.captcha, remoteIp))) throw new AppError(422, CAPTCHA_FAILED);
     if (body.uid === uid) throw new AppError(400, 'You cannot report yourself.');
     if (!(await this.users.findByUid(body.uid))) throw new AppError(404, MESSAGES.userNotFound);

@@ -1,6 +1,12 @@
 import { Body, Controller, Get, Ip, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Auth, NoTokenCache, RateLimit, RequireConfiguration } from '../../common/auth/policy.decorators';
+import {
+  Auth,
+  NoTokenCache,
+  RateLimit,
+  RequireConfiguration,
+  RequirePermission,
+} from '../../common/auth/policy.decorators';
 import { ok } from '../../common/http/envelope';
 import type { AuthContext } from '../../common/http/request-context';
 import { ReportUserDto } from './dto/report.dto';
@@ -28,6 +34,7 @@ export class UsersRequestsController {
   /** Stored with the quote reports, for the same moderation queue (contract facts U36). */
   @Post('report')
   @RequireConfiguration('quotes.reporting.enabled', 'User reporting is unavailable.')
+  @RequirePermission('canReport')
   @RateLimit('quoteReportSubmit')
   async report(@Auth() auth: AuthContext, @Body() body: ReportUserDto, @Ip() ip: string) {
     await this.reports.report(auth.uid, body, ip);

@@ -43,8 +43,6 @@ export interface UserRecord {
   premiumExpiresAt: number | null;
   /** `{ <mode>: { <mode2>: { <language>: rank } } }` (contract facts U7). */
   lbMemory: Record<string, Record<string, Record<string, number>>>;
-  /** The original's `canReport` permission: on unless a moderator turned it off. */
-  canReport: boolean;
 }
 
 export interface NewUser {
@@ -109,7 +107,6 @@ export class UsersRepository {
         'premium_start_at as premiumStartAt',
         'premium_expires_at as premiumExpiresAt',
         'lb_memory as lbMemory',
-        'can_report as canReport',
       ]);
   }
 

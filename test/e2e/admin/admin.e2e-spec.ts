@@ -263,6 +263,9 @@ describe('Admin: /admin/* and GET /configuration/schema', () => {
       ['/admin/report/accept', { reports: [{ reportId: 'x', reason: 'r' }] }, "'reason'"],
       ['/admin/report/reject', { reports: [{ reportId: 'x', reason: 5 }] }, '"reports.0.reason"'],
       ['/admin/report/reject', { reports: [{ reportId: 'x' }], extra: 1 }, "'extra'"],
+      // Nested arrays slipped past @ValidateNested (found by the fuzz): 500 before.
+      ['/admin/report/accept', { reports: [[]] }, '"reports'],
+      ['/admin/report/reject', { reports: [[], [], []] }, '"reports'],
     ])('%s answers 422 to %j', async (url, body, error) => {
       const res = await call('POST', url, body);
       expect(res.status).toBe(422);

@@ -191,6 +191,12 @@ describe('Redis outage: limits and authentication', () => {
     });
     expect(unchecked.status).toBe(503);
     expect(unchecked.body).toEqual({ message: STORE_UNAVAILABLE_MESSAGE, data: null });
+
+    // The in-memory counter weighs failures by the configured penalty too: 1.5 points each, two reach 3.
+    await t.configure({ rateLimiting: { badAuthentication: { penalty: 1.5 } } });
+    for (let i = 0; i < 2; i++)
+      expect((await t.request('GET', '/results', { auth: 'Bearer nope', ip: '10.9.0.5' })).status).toBe(401);
+    expect((await t.request('GET', '/results', { auth: knownAuth, ip: '10.9.0.5' })).status).toBe(429);
   }, 30_000);
 });
 

@@ -5,12 +5,15 @@ import type { ServerConfiguration } from '../../../src/config/server-configurati
 import { createUser } from '../../support/factories';
 import { createTestApp, type TestApp } from '../../support/test-app';
 
+const ADMIN_ENV = { rateLimit: { globalPerMinute: 10_000, overrides: { adminLimit: { max: 10_000 } } } };
+
 describe('server configuration', () => {
   let t: TestApp;
   let adminAuth: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    // One admin patches many times in a row; adminLimit itself (1 per 5 s) is tested in rate-limit.e2e-spec.ts.
+    t = await createTestApp({ env: ADMIN_ENV });
     const admin = await createUser(t.db, { permissions: ['admin'] });
     adminAuth = await t.bearer(admin.uid);
   });
@@ -149,7 +152,7 @@ describe('server configuration', () => {
     });
 
     it('reaches other replicas through Redis at once', async () => {
-      const replica = await createTestApp({ stores: t.stores });
+      const replica = await createTestApp({ stores: t.stores, env: ADMIN_ENV });
       try {
         expect((await replica.configuration.get()).users.premium.enabled).toBe(false);
         await t.request('PATCH', '/configuration', {

@@ -11,7 +11,11 @@ describe('HTTP conventions', () => {
     t = await createTestApp({
       extraModules: [ProbeModule],
       // Production hides /metrics unless a token or a metrics port is configured (SECURITY.md).
-      env: { metrics: { host: '127.0.0.1', token: METRICS_TOKEN } },
+      env: {
+        metrics: { host: '127.0.0.1', token: METRICS_TOKEN },
+        // The probe routes use adminLimit (1 per 5 s), which these tests are not about.
+        rateLimit: { globalPerMinute: 10_000, overrides: { adminLimit: { max: 10_000 } } },
+      },
     });
   });
   afterAll(() => t.close());

@@ -7,7 +7,10 @@ describe('rate limits (Redis-backed, shared by replicas)', () => {
   let replica: TestApp;
 
   beforeAll(async () => {
-    const env = { rateLimit: { globalPerMinute: 1000, overrides: { adminLimit: { max: 4 } } } };
+    // A minute-long window: the real one (5 s) could end in the middle of a test on a busy machine.
+    const env = {
+      rateLimit: { globalPerMinute: 1000, overrides: { adminLimit: { max: 4, windowMs: 60_000 } } },
+    };
     t = await createTestApp({ extraModules: [ProbeModule], env });
     replica = await createTestApp({ extraModules: [ProbeModule], env, stores: t.stores });
   });
@@ -67,6 +70,23 @@ describe('rate limits (Redis-backed, shared by replicas)', () => {
     expect((await t.request('PATCH', '/configuration', { auth, body: { configuration: {} } })).status).toBe(
       429,
     );
+  });
+
+  it("gives the admin routes the original's adminLimit by default: 1 request per 5 s", async () => {
+    const plain = await createTestApp({ env: { rateLimit: { globalPerMinute: 1000, overrides: {} } } });
+    try {
+      const { uid } = await createUser(plain.db, { permissions: ['admin'] });
+      const auth = await plain.bearer(uid);
+      const first = await plain.request('GET', '/configuration/schema', { auth });
+      expect(first.status).toBe(200);
+      expect(first.headers['x-ratelimit-limit']).toBe('1');
+      expect(Number(first.headers['x-ratelimit-reset'])).toBeLessThanOrEqual(5);
+      const second = await plain.request('PATCH', '/configuration', { auth, body: { configuration: {} } });
+      expect(second.status).toBe(429);
+      expect(second.body).toEqual({ message: 'Request limit reached, please try again later.', data: null });
+    } finally {
+      await plain.close();
+    }
   });
 
   it('counts anonymous callers by IP', async () => {
@@ -166,6 +186,51 @@ describe('bad authentication ban (per IP)', () => {
       );
     }
     expect((await t.request('GET', '/probe/public', { ip })).status).toBe(429);
+  });
+
+  it('adds the configured penalty per failure: 1.5 points ban at the second failure of 3 points', async () => {
+    await t.configure({ rateLimiting: { badAuthentication: { penalty: 1.5 } } });
+    try {
+      const ip = '10.5.5.5';
+      expect((await t.request('GET', '/probe/bearer', { ip })).status).toBe(401);
+      expect((await t.request('GET', '/probe/public', { ip })).status).toBe(200);
+      expect((await t.request('GET', '/probe/bearer', { ip })).status).toBe(401);
+      const banned = await t.request('GET', '/probe/public', { ip });
+      expect(banned.status).toBe(429);
+      expect(banned.body).toEqual({ message: 'Too many bad authentication attempts', data: null });
+    } finally {
+      await t.configure({ rateLimiting: { badAuthentication: { penalty: 1 } } });
+    }
+  });
+
+  it('counts nothing with a zero penalty', async () => {
+    await t.configure({ rateLimiting: { badAuthentication: { penalty: 0 } } });
+    try {
+      const ip = '10.5.5.6';
+      for (let i = 0; i < 5; i++) expect((await t.request('GET', '/probe/bearer', { ip })).status).toBe(401);
+      expect((await t.request('GET', '/probe/public', { ip })).status).toBe(200);
+    } finally {
+      await t.configure({ rateLimiting: { badAuthentication: { penalty: 1 } } });
+    }
+  });
+
+  it('counts only the statuses in flaggedStatusCodes', async () => {
+    await t.configure({ rateLimiting: { badAuthentication: { flaggedStatusCodes: [404] } } });
+    try {
+      const ip = '10.5.5.7';
+      // 401s are not flagged now: any number of them leaves the IP alone.
+      for (let i = 0; i < 5; i++) expect((await t.request('GET', '/probe/bearer', { ip })).status).toBe(401);
+      expect((await t.request('GET', '/probe/public', { ip })).status).toBe(200);
+      // 404 (a valid token of an unknown user) is.
+      const ghost = await t.bearer('ghost-user');
+      for (let i = 0; i < 3; i++)
+        expect((await t.request('GET', '/probe/bearer', { ip, auth: ghost })).status).toBe(404);
+      expect((await t.request('GET', '/probe/public', { ip })).status).toBe(429);
+    } finally {
+      await t.configure({
+        rateLimiting: { badAuthentication: { flaggedStatusCodes: [401, 404, 470, 471] } },
+      });
+    }
   });
 
   it('can be turned off', async () => {

@@ -72,7 +72,10 @@ describe('GET /configuration carries the original layout', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    // adminLimit (1 per 5 s) is tested in rate-limit.e2e-spec.ts; here one admin patches several times.
+    t = await createTestApp({
+      env: { rateLimit: { globalPerMinute: 10_000, overrides: { adminLimit: { max: 10_000 } } } },
+    });
   });
   afterAll(() => t.close());
 

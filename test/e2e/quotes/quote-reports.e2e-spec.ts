@@ -46,6 +46,17 @@ describe('Quotes: POST /quotes/report', () => {
       .orderBy('created_at')
       .execute();
 
+  it('refuses a user whose canReport permission was revoked with 403, before validating the body', async () => {
+    const { uid } = await createUser(t.db, { canReport: false });
+    const auth = await t.bearer(uid);
+    for (const body of [report(), { quoteId: 'x' }]) {
+      const res = await t.request('POST', '/quotes/report', { auth, body });
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ message: "You don't have permission to do this.", data: null });
+    }
+    expect(await stored()).toEqual([]);
+  });
+
   it('stores the report with its content id and reason', async () => {
     const { uid, auth } = await signedIn();
     const res = await t.request('POST', '/quotes/report', { auth, body: report() });

@@ -250,6 +250,16 @@ describe('POST /results: what an accepted result stores', () => {
       expect(user.time_typing).toBeCloseTo(100 + 33 + 29.5, 6);
     });
 
+    it('saturates started tests at the int4 maximum instead of failing the submission', async () => {
+      const { uid } = await createUser(t.db);
+      await submitOk(t, uid, { restartCount: 2_147_483_647 });
+      nextSlot();
+      await submitOk(t, uid, { wpm: 81, restartCount: 2_147_483_647 });
+      const user = await userRow(t.db, uid);
+      expect(user.completed_tests).toBe(2);
+      expect(user.started_tests).toBe(2_147_483_647);
+    });
+
     it("counts tests per UTC day of the server's time", async () => {
       const { uid } = await createUser(t.db);
       t.clock.set(Date.UTC(2026, 11, 1, 23, 50));

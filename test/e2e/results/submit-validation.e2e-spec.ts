@@ -226,6 +226,11 @@ describe('POST /results: authentication, switches and the result schema', () => 
         '"result.charStats" must contain at least 4 elements',
       ],
       [
+        'an incomplete test that is an array',
+        { incompleteTests: [[]] },
+        '"result.incompleteTests" each value in incompleteTests must be an object',
+      ],
+      [
         'an incomplete test with acc above 100',
         { incompleteTests: [{ acc: 101, seconds: 3 }] },
         '"result.incompleteTests.0.acc" must not be greater than 100',

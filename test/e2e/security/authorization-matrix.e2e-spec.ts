@@ -42,6 +42,7 @@ const AUTH_REFUSALS = new Set<string>([
   MESSAGES.rateLimited,
   MESSAGES.badAuthBanned,
   MESSAGES.noPermission,
+  MESSAGES.apeKeyAccessLost,
   MESSAGES.premiumDisabled,
   MESSAGES.notPremium,
 ]);
@@ -87,6 +88,7 @@ function expected(route: AppRoute, row: RouteRow, kase: Case): Outcome | null {
     case 'banned':
       return row.banned?.expect ?? PASS;
     case 'noPermission':
+      if (p.permission === 'canManageApeKeys') return refused(403, MESSAGES.apeKeyAccessLost);
       if (p.permission) return refused(403, MESSAGES.noPermission);
       if (p.premium) return refused(503, MESSAGES.notPremium);
       return PASS;
@@ -228,7 +230,8 @@ describe('authorization matrix (every route × every kind of caller)', () => {
       case 'banned':
         return t.bearer(await user({ ...ALL_POWERS, banned: true }));
       case 'noPermission':
-        return t.bearer(await user({}));
+        // No granted permission, and the flags support can revoke turned off.
+        return t.bearer(await user({ canReport: false, canManageApeKeys: false }));
     }
   }
 

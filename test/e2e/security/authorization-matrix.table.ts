@@ -10,8 +10,8 @@ export interface RouteRow {
   /**
    * public: no account needed; signature: authenticates itself (the Authorization header is ignored);
    * unregistered: a valid token of a user without an account; fresh: Bearer signed in within 60 s, never ApeKey;
-   * apeKey: Bearer or ApeKey; admin / quoteMod: Bearer with that permission; premium: Bearer of a premium user;
-   * bearer: Bearer only.
+   * apeKey: Bearer or ApeKey; admin / quoteMod: Bearer with that permission; canReport / canManageApeKeys: Bearer
+   * of a user whose flag support has not revoked; premium: Bearer of a premium user; bearer: Bearer only.
    */
   auth:
     | 'public'
@@ -21,6 +21,8 @@ export interface RouteRow {
     | 'apeKey'
     | 'admin'
     | 'quoteMod'
+    | 'canReport'
+    | 'canManageApeKeys'
     | 'premium'
     | 'bearer';
   /** Body sent in every case (default `{}` for methods with a body). */
@@ -69,15 +71,15 @@ export const EXPECTATIONS: Record<string, RouteRow> = {
   'POST /admin/report/reject': { auth: 'admin' },
   'POST /admin/sendForgotPasswordEmail': { auth: 'admin' },
 
-  'GET /ape-keys': { auth: 'bearer' },
-  'POST /ape-keys': { auth: 'bearer' },
+  'GET /ape-keys': { auth: 'canManageApeKeys' },
+  'POST /ape-keys': { auth: 'canManageApeKeys' },
   'PATCH /ape-keys/:apeKeyId': {
-    auth: 'bearer',
+    auth: 'canManageApeKeys',
     body: { name: 'renamed' },
     othersIds: { entity: 'apeKey', param: 'apeKeyId', expect: NOT_FOUND('ApeKey not found') },
   },
   'DELETE /ape-keys/:apeKeyId': {
-    auth: 'bearer',
+    auth: 'canManageApeKeys',
     othersIds: { entity: 'apeKey', param: 'apeKeyId', expect: NOT_FOUND('ApeKey not found') },
   },
 
@@ -133,7 +135,7 @@ export const EXPECTATIONS: Record<string, RouteRow> = {
   'POST /quotes': { auth: 'bearer' },
   'POST /quotes/approve': { auth: 'quoteMod' },
   'POST /quotes/reject': { auth: 'quoteMod' },
-  'POST /quotes/report': { auth: 'bearer' },
+  'POST /quotes/report': { auth: 'canReport' },
   'GET /quotes/isSubmissionEnabled': { auth: 'public' },
   'GET /quotes/rating': { auth: 'bearer' },
   'POST /quotes/rating': { auth: 'bearer' },
@@ -178,7 +180,7 @@ export const EXPECTATIONS: Record<string, RouteRow> = {
   'POST /users/optOutOfLeaderboards': { auth: 'bearer' },
   'PATCH /users/leaderboardMemory': { auth: 'bearer' },
   'GET /users/verificationEmail': { auth: 'bearer' },
-  'POST /users/report': { auth: 'bearer' },
+  'POST /users/report': { auth: 'canReport' },
   'POST /users/resultFilterPresets': { auth: 'bearer' },
   'DELETE /users/resultFilterPresets/:presetId': { auth: 'bearer' },
 

@@ -138,6 +138,25 @@ describe('POST /users/report (production mode, real captcha adapter)', () => {
     expect(await reportsOf(target.uid)).toEqual([]);
   });
 
+  it('checks canReport before validation: a revoked reporter gets 403 even for an invalid body', async () => {
+    const { uid } = await createUser(t.db, { canReport: false });
+    const res = await report(await t.bearer(uid), { reason: 'Boring', extra: 1 });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ message: "You don't have permission to do this.", data: null });
+  });
+
+  it('checks the reporting switch before canReport (503 before 403)', async () => {
+    const { uid } = await createUser(t.db, { canReport: false });
+    await t.configure({ quotes: { reporting: { enabled: false } } });
+    try {
+      const res = await report(await t.bearer(uid), {});
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({ message: 'User reporting is unavailable.', data: null });
+    } finally {
+      await t.configure({ quotes: { reporting: { enabled: true } } });
+    }
+  });
+
   it.each([
     [
       { reason: 'Boring' },

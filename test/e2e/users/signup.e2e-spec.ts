@@ -15,7 +15,13 @@ describe('POST /users/signup and GET /users/checkName/{name} (production mode, r
 
   beforeAll(async () => {
     captcha = await startStubServer(() => ({ json: { success: true } }));
-    t = await createTestApp({ env: { captcha: { verifyUrl: captcha.url, secret: 's3cret' } } });
+    t = await createTestApp({
+      env: {
+        captcha: { verifyUrl: captcha.url, secret: 's3cret' },
+        // Some tests sign the same uid up more than userSignup's 2 per day allow.
+        rateLimit: { globalPerMinute: 10_000, overrides: { userSignup: { max: 100 } } },
+      },
+    });
   });
   afterAll(async () => {
     await t.close();

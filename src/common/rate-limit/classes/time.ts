@@ -3,6 +3,7 @@ export interface RateLimitClass {
   max: number;
 }
 
-export const MINUTE = 60_000;
+export const SECOND = 1000;
+export const MINUTE = 60 * SECOND;
 export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;

@@ -6,7 +6,8 @@ import { DAY, HOUR, MINUTE, type RateLimitClass } from './time';
  */
 export const USERS_LIMITS = {
   userGet: { windowMs: MINUTE, max: 60 },
-  userSignup: { windowMs: HOUR, max: 5 },
+  // Per uid of the token: an account is created once; the original's figure (contract facts §4).
+  userSignup: { windowMs: DAY, max: 2 },
   userCheckName: { windowMs: MINUTE, max: 60 },
   userForgotPasswordEmail: { windowMs: MINUTE, max: 1 },
   userDelete: { windowMs: DAY, max: 3 },

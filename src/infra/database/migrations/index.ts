@@ -14,6 +14,7 @@ import * as leaderboardBests from './20261122070000_leaderboard_bests';
 import * as psasQuoteRatings from './20261124100000_psas_quote_ratings';
 import * as resultBoardFacts from './20261124110000_result_board_facts';
 import * as usersCompat from './20261124130000_users_compat';
+import * as apeKeyAccess from './20261124140000_ape_key_access';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so they sort in the order they must run; a feature adds
@@ -35,4 +36,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '20261124100000_psas_quote_ratings': psasQuoteRatings,
   '20261124110000_result_board_facts': resultBoardFacts,
   '20261124130000_users_compat': usersCompat,
+  '20261124140000_ape_key_access': apeKeyAccess,
 };

@@ -4,6 +4,7 @@ import {
   ArrayMinSize,
   IsArray,
   IsEmail,
+  IsObject,
   IsOptional,
   IsString,
   MaxLength,
@@ -37,6 +38,8 @@ export class AcceptReportsDto {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(100)
+  // ValidateNested accepts a nested array as an element (its items validated instead): 500 in the service.
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => AcceptedReportDto)
   reports!: AcceptedReportDto[];
@@ -47,6 +50,8 @@ export class RejectReportsDto {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(100)
+  // ValidateNested accepts a nested array as an element (its items validated instead): 500 in the service.
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => RejectedReportDto)
   reports!: RejectedReportDto[];

@@ -7,6 +7,7 @@ import {
   IsIn,
   IsInt,
   IsNumber,
+  IsObject,
   IsString,
   Matches,
   Max,
@@ -131,6 +132,8 @@ export class CompletedResultDto {
 
   @Optional()
   @IsArray()
+  // ValidateNested alone accepts a nested array as an element.
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => IncompleteTestDto)
   incompleteTests: IncompleteTestDto[] = [];
