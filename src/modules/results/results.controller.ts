@@ -9,7 +9,7 @@ import {
   Query,
   createParamDecorator,
 } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiTags } from '@nestjs/swagger';
 import type { ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import {
@@ -25,7 +25,7 @@ import { ok } from '../../common/http/envelope';
 import type { AuthContext, CallerAccount } from '../../common/http/request-context';
 import { GetResultsQueryDto } from './dto/get-results-query.dto';
 import { ResultIdParamDto } from './dto/result-id-param.dto';
-import type { SubmitResultDto } from './dto/submit-result.dto';
+import { SubmitResultDto } from './dto/submit-result.dto';
 import { SubmitResultPipe } from './dto/submit-result.pipe';
 import { UpdateResultTagsDto } from './dto/update-result-tags.dto';
 import { ResultsReadService } from './results-read.service';
@@ -61,7 +61,10 @@ export class ResultsController {
     private readonly tagsService: ResultsTagsService,
   ) {}
 
+  /** Submits a completed test (the CompletedEvent); answers the XP earned, streak and leaderboard ranks. */
   @Post('results')
+  // The body parameter is typed as an object literal (see below), so the document is told the DTO here.
+  @ApiBody({ type: SubmitResultDto })
   @RateLimit('resultsAdd')
   @RequireConfiguration('results.savingEnabled', 'Results are not being saved at this time.')
   async submit(
