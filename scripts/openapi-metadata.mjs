@@ -2,7 +2,7 @@
 // (property types, optionality, class-validator bounds, doc comments), read from the TypeScript sources with the
 // plugin's own read-only visitor and the options of nest-cli.json. `nest build` applies the plugin itself, but jest
 // (swc) and `nest build -b swc` do not; loading this file gives every build the same document.
-// Usage: node scripts/openapi-metadata.mjs [--verify]
+// Usage: npm run docs:metadata [-- --verify]
 import { readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -58,8 +58,8 @@ if (!verify) {
 } else {
   const committed = readFileSync(target, 'utf8');
   if (fresh !== committed) {
-    console.error(`src/${FILENAME} is out of date: run node scripts/openapi-metadata.mjs`);
+    console.error(`src/${FILENAME} is out of date: run npm run docs:metadata`);
     process.exit(1);
   }
-  console.log(`src/${FILENAME} is current`);
+  process.stdout.write(`src/${FILENAME} is current\n`);
 }

@@ -515,6 +515,29 @@ export default async () => {
             PresetConfigDto: {
               tags: { required: false, type: () => [String], maxLength: 50, pattern: '^[a-zA-Z0-9_]+$' },
             },
+            PresetFieldsDto: {
+              name: { required: true, type: () => String, minLength: 1, maxLength: 16 },
+              settingGroups: {
+                required: false,
+                nullable: true,
+                description: 'Absent or null: the preset applies every key of its config.',
+                enum: [
+                  'caret',
+                  'test',
+                  'behavior',
+                  'input',
+                  'sound',
+                  'appearance',
+                  'theme',
+                  'hideElements',
+                  'hidden',
+                  'ads',
+                ],
+                isArray: true,
+                uniqueItems: true,
+                minItems: 1,
+              },
+            },
             CreatePresetDto: {
               config: { required: true, type: () => t['./modules/presets/dto/preset.dto'].PresetConfigDto },
             },

@@ -57,7 +57,10 @@ interface ErrorCase {
 }
 
 function errorResponse({ description, messages, schema = SCHEMA.ErrorEnvelope }: ErrorCase): ResponseObject {
-  const text = messages.length > 1 ? `${description} Messages: ${messages.map((m) => `"${m}"`).join(', ')}.` : description;
+  const text =
+    messages.length > 1
+      ? `${description} Messages: ${messages.map((m) => `"${m}"`).join(', ')}.`
+      : description;
   const example: Record<string, unknown> = { message: messages[0], data: null };
   if (schema === SCHEMA.ValidationErrorEnvelope) example.validationErrors = ['"field" Required'];
   return { description: text, content: { 'application/json': { schema: { $ref: schema }, example } } };
@@ -105,10 +108,16 @@ function commonErrors(policy: RoutePolicy, facts: RouteFacts, op: OperationObjec
     if (!policy.allowUnregistered)
       addError(errors, 404, { description: 'The caller has no account.', messages: [MESSAGES.userNotFound] });
   } else if (policy.rawAuth) {
-    addError(errors, 401, { description: 'The route checks its own credentials.', messages: [MESSAGES.unauthorized] });
+    addError(errors, 401, {
+      description: 'The route checks its own credentials.',
+      messages: [MESSAGES.unauthorized],
+    });
   } else {
     // Public routes still verify an Authorization header when one is sent.
-    addError(errors, 401, { description: 'An Authorization header was sent and is invalid.', messages: [MESSAGES.unauthorized] });
+    addError(errors, 401, {
+      description: 'An Authorization header was sent and is invalid.',
+      messages: [MESSAGES.unauthorized],
+    });
   }
   if (policy.acceptsApeKey || (policy.public && !policy.rawAuth)) {
     addError(errors, 404, { description: 'Unknown ApeKey.', messages: [MESSAGES.apeKeyNotFound] });
@@ -116,7 +125,10 @@ function commonErrors(policy: RoutePolicy, facts: RouteFacts, op: OperationObjec
     addError(errors, 471, { description: 'The ApeKey is malformed.', messages: [MESSAGES.apeKeyMalformed] });
   }
   if (policy.permission && !(policy.devPublic && devMode)) {
-    addError(errors, 403, { description: `Needs the ${policy.permission} permission.`, messages: [MESSAGES.noPermission] });
+    addError(errors, 403, {
+      description: `Needs the ${policy.permission} permission.`,
+      messages: [MESSAGES.noPermission],
+    });
   }
   addError(errors, 429, {
     description: facts.rateLimited
@@ -199,7 +211,9 @@ export function completeDocument(
       if (!facts) continue;
       op.summary ||= `${humanize(facts.handler)} (${facts.controller})`;
       op.security = securityOf(facts.policy, devMode);
-      for (const [status, error] of [...commonErrors(facts.policy, facts, op, devMode)].sort(([a], [b]) => a - b)) {
+      for (const [status, error] of [...commonErrors(facts.policy, facts, op, devMode)].sort(
+        ([a], [b]) => a - b,
+      )) {
         op.responses[String(status)] ??= errorResponse(error);
       }
     }

@@ -8,7 +8,10 @@ import { collectRouteFacts } from './openapi-routes';
 /** `/livez` and `/readyz` are Fastify routes (outside Nest, see health.routes.ts), so they are described here. */
 function probePaths(): Record<string, PathItemObject> {
   const envelope = (message: string) => ({
-    'application/json': { schema: { $ref: '#/components/schemas/Envelope' }, example: { message, data: null } },
+    'application/json': {
+      schema: { $ref: '#/components/schemas/Envelope' },
+      example: { message, data: null },
+    },
   });
   const probe = (summary: string, message: string, extra: Record<string, unknown> = {}): PathItemObject => ({
     get: {

@@ -46,7 +46,9 @@ export class StatusController {
   @ApiProduces('text/plain')
   @ApiOkResponse({
     description: 'Prometheus text exposition (not the JSON envelope).',
-    content: { 'text/plain': { schema: { type: 'string' }, example: 'process_cpu_user_seconds_total 0.5\n' } },
+    content: {
+      'text/plain': { schema: { type: 'string' }, example: 'process_cpu_user_seconds_total 0.5\n' },
+    },
   })
   @SelfAuthenticated()
   @SkipMaintenance()
