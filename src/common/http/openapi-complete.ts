@@ -57,10 +57,7 @@ interface ErrorCase {
 }
 
 function errorResponse({ description, messages, schema = SCHEMA.ErrorEnvelope }: ErrorCase): ResponseObject {
-  const text =
-    messages.length > 1
-      ? `${description} Messages: ${messages.map((m) => `"${m}"`).join(', ')}.`
-      : description;
+  const text = `${description} Messages: ${messages.map((m) => `"${m}"`).join(', ')}.`;
   const example: Record<string, unknown> = { message: messages[0], data: null };
   if (schema === SCHEMA.ValidationErrorEnvelope) example.validationErrors = ['"field" Required'];
   return { description: text, content: { 'application/json': { schema: { $ref: schema }, example } } };
@@ -214,7 +211,12 @@ export function completeDocument(
       for (const [status, error] of [...commonErrors(facts.policy, facts, op, devMode)].sort(
         ([a], [b]) => a - b,
       )) {
-        op.responses[String(status)] ??= errorResponse(error);
+        const common = errorResponse(error);
+        const declared = op.responses[String(status)] as ResponseObject | undefined;
+        // A handler's own error (@ApiFailure) on a status the guard also answers keeps its example, names both.
+        op.responses[String(status)] = declared
+          ? { ...declared, description: `${declared.description} Also: ${common.description}` }
+          : common;
       }
     }
   }

@@ -20,6 +20,8 @@ import {
   WeeklyRankQuery,
 } from './dto/leaderboard-queries';
 import { WeeklyXpLeaderboardService } from './weekly-xp-leaderboard.service';
+import { ApiFailure } from '../../common/http/api-failure.decorator';
+import { NO_DAILY_BOARD } from './daily-leaderboard.service';
 
 const DAILY_DISABLED = 'Daily leaderboards are not available at this time.';
 const WEEKLY_DISABLED = 'Weekly XP leaderboards are not available at this time.';
@@ -54,6 +56,7 @@ export class LeaderboardsController {
   @Public()
   @RateLimit('leaderboardsGet')
   @RequireConfiguration('dailyLeaderboards.enabled', DAILY_DISABLED)
+  @ApiFailure(404, NO_DAILY_BOARD)
   async dailyPage(@Auth() auth: AuthContext, @Query() query: DailyPageQuery) {
     return ok('Daily leaderboard retrieved', await this.daily.page(auth, query));
   }
@@ -61,6 +64,7 @@ export class LeaderboardsController {
   @Get('daily/rank')
   @RateLimit('leaderboardsGet')
   @RequireConfiguration('dailyLeaderboards.enabled', DAILY_DISABLED)
+  @ApiFailure(404, NO_DAILY_BOARD)
   async dailyRank(@Auth() auth: AuthContext, @Query() query: DailyRankQuery) {
     return ok('Daily leaderboard rank retrieved', await this.daily.rank(auth, query));
   }

@@ -9,8 +9,10 @@ import type {
   ResponseObject,
   SchemaObject,
 } from '@nestjs/swagger';
+import { MESSAGES } from '../../../src/common/app-error';
 import { HTTP_METHODS } from '../../../src/common/http/openapi-complete';
 import { routeTable } from '../hardening/route-table';
+import { createUser } from '../../support/factories';
 import { listRoutes, type AppRoute } from '../../support/route-auth';
 import { createTestApp, type TestApp } from '../../support/test-app';
 
@@ -156,6 +158,28 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it("documents a handler's own errors with the status and message the route answers", async () => {
+    const { uid } = await createUser(t.db);
+    const auth = await t.bearer(uid);
+    for (const [method, url, path] of [
+      ['DELETE', '/presets/0123456789abcdef01234567', '/presets/{presetId}'],
+      ['GET', '/results/last', '/results/last'],
+      ['DELETE', '/users/tags/0123456789abcdef01234567', '/users/tags/{tagId}'],
+    ] as const) {
+      const res = await t.request(method, url, { auth });
+      const documented = doc.paths[path]![method.toLowerCase() as 'get']!.responses[String(res.status)];
+      expect({ url, status: res.status, documented: documented !== undefined }).toEqual({
+        url,
+        status: 404,
+        documented: true,
+      });
+      const media = deref<ResponseObject>(documented!).content!['application/json']!;
+      expect(media.example).toEqual({ message: res.body.message, data: null });
+      // The guard's 404 for a caller without an account is named there too.
+      expect(deref<ResponseObject>(documented!).description).toContain(MESSAGES.userNotFound);
+    }
+  });
+
   it('documents the CompletedEvent body of POST /results and the validation errors', () => {
     const op = operation('POST', '/results')!;
     const body = deref(op.requestBody!) as { content: Record<string, { schema: SchemaObject }> };
@@ -164,7 +188,22 @@ describe('OpenAPI document', () => {
     expect(Object.keys(result.properties ?? {})).toEqual(
       expect.arrayContaining(['wpm', 'acc', 'mode', 'mode2', 'language', 'hash', 'chartData', 'keySpacing']),
     );
-    expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '401', '422', '429', '503']));
+    expect(Object.keys(op.responses)).toEqual(
+      expect.arrayContaining([
+        '200',
+        '401',
+        '422',
+        '429',
+        '460',
+        '461',
+        '462',
+        '463',
+        '464',
+        '465',
+        '466',
+        '503',
+      ]),
+    );
   });
 
   it('is built from the current DTO metadata (src/openapi-metadata.ts)', async () => {
