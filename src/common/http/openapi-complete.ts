@@ -4,6 +4,7 @@ import type {
   ParameterObject,
   ReferenceObject,
   ResponseObject,
+  SchemaObject,
   SecurityRequirementObject,
 } from '@nestjs/swagger';
 import { MESSAGES } from '../app-error';
@@ -164,16 +165,63 @@ function addPathParameters(path: string, op: OperationObject): void {
   }
 }
 
-function successResponse(op: OperationObject, facts: RouteFacts | undefined): ResponseObject {
+type Schema = Record<string, unknown>;
+
+/** A value of `schema`'s shape, for the example of a 200 (first enum value, 0, "string", one array item). */
+export function exampleOf(schema: Schema, depth = 0): unknown {
+  if (depth > 8) return null;
+  if (Array.isArray(schema.enum)) return schema.enum[0];
+  if (Array.isArray(schema.oneOf)) return exampleOf(schema.oneOf[0] as Schema, depth + 1);
+  switch (schema.type) {
+    case 'string':
+      return schema.format === 'date-time' ? '2026-01-01T00:00:00.000Z' : 'string';
+    case 'number':
+    case 'integer':
+      return 0;
+    case 'boolean':
+      return false;
+    case 'array': {
+      const items = schema.items as Schema | undefined;
+      return items && Object.keys(items).length > 0 ? [exampleOf(items, depth + 1)] : [];
+    }
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries((schema.properties ?? {}) as Record<string, Schema>))
+        out[key] = exampleOf(value, depth + 1);
+      const extra = schema.additionalProperties as Schema | undefined;
+      if (extra && Object.keys(out).length === 0) out.key = exampleOf(extra, depth + 1);
+      return out;
+    }
+    default:
+      return null;
+  }
+}
+
+function successResponse(
+  op: OperationObject,
+  facts: RouteFacts | undefined,
+  payload: Schema | undefined,
+): ResponseObject {
   const declared = (op.responses['200'] ?? op.responses['201']) as ResponseObject | undefined;
   // A route that declared its own content (e.g. /metrics, plain text) keeps it.
   if (declared?.content) return { ...declared, description: declared.description || 'Success.' };
+  // The payload's shape, when the handler's return type names one (src/openapi-payloads.ts); else any value.
+  const schema = payload
+    ? {
+        type: 'object',
+        required: ['message', 'data'],
+        properties: {
+          message: { type: 'string' },
+          data: { ...payload, description: 'The payload of the route.' },
+        },
+      }
+    : { $ref: SCHEMA.Envelope };
   return {
     description: declared?.description || 'Success.',
     content: {
       'application/json': {
-        schema: { $ref: SCHEMA.Envelope },
-        example: { message: facts?.message ?? 'OK', data: null },
+        schema: schema as SchemaObject,
+        example: { message: facts?.message ?? 'OK', data: payload ? exampleOf(payload) : null },
       },
     },
   };
@@ -182,6 +230,8 @@ function successResponse(op: OperationObject, facts: RouteFacts | undefined): Re
 export interface CompleteOptions {
   /** `MODE=dev`: @DevPublic routes are public. */
   devMode: boolean;
+  /** Schemas of each handler's `data`, by operation id (`<ControllerClass>_<method>`). */
+  payloads: Record<string, object>;
 }
 
 /**
@@ -192,7 +242,7 @@ export interface CompleteOptions {
 export function completeDocument(
   document: OpenAPIObject,
   routes: Map<string, RouteFacts>,
-  { devMode }: CompleteOptions,
+  { devMode, payloads }: CompleteOptions,
 ): OpenAPIObject {
   document.components ??= {};
   document.components.schemas = { ...ENVELOPE_SCHEMAS, ...document.components.schemas } as never;
@@ -200,9 +250,10 @@ export function completeDocument(
     for (const method of HTTP_METHODS) {
       const op = item[method];
       if (!op) continue;
-      const facts = routes.get((op.operationId ?? '').replace(/\[\d+\]$/, ''));
+      const id = (op.operationId ?? '').replace(/\[\d+\]$/, '');
+      const facts = routes.get(id);
       addPathParameters(path, op);
-      const success = successResponse(op, facts);
+      const success = successResponse(op, facts, payloads[id] as Schema | undefined);
       delete op.responses['201'];
       op.responses['200'] = success;
       if (!facts) continue;

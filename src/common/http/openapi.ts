@@ -2,6 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject, type PathItemObject } from '@nestjs/swagger';
 import type { AppEnv } from '../../config/env';
 import loadOpenApiMetadata from '../../openapi-metadata';
+import { PAYLOAD_SCHEMAS } from '../../openapi-payloads';
 import { completeDocument } from './openapi-complete';
 import { collectRouteFacts } from './openapi-routes';
 
@@ -60,5 +61,8 @@ export async function buildApiDocument(
     .build();
   const document = SwaggerModule.createDocument(app, config);
   Object.assign(document.paths, probePaths());
-  return completeDocument(document, collectRouteFacts(app), { devMode: env.mode === 'dev' });
+  return completeDocument(document, collectRouteFacts(app), {
+    devMode: env.mode === 'dev',
+    payloads: PAYLOAD_SCHEMAS,
+  });
 }

@@ -137,6 +137,31 @@ describe('OpenAPI document', () => {
     expect(submit.content!['application/json']!.example).toMatchObject({ message: 'Result saved' });
   });
 
+  it("describes each route's payload with the shape the route answers", async () => {
+    const { uid } = await createUser(t.db);
+    const auth = await t.bearer(uid);
+    for (const [url, path] of [
+      ['/', '/'],
+      ['/users', '/users'],
+      ['/leaderboards?language=english&mode=time&mode2=%2260%22', '/leaderboards'],
+    ] as const) {
+      const res = await t.request('GET', url, { auth });
+      expect(res.status).toBe(200);
+      const media = deref<ResponseObject>(doc.paths[path]!.get!.responses['200']!).content![
+        'application/json'
+      ]!;
+      const data = (media.schema as SchemaObject).properties!.data as SchemaObject;
+      // Every field the route sends is documented, and every required field is sent.
+      const sent = Object.keys(res.body.data as object);
+      expect({ url, undocumented: sent.filter((k) => !(k in data.properties!)) }).toEqual({
+        url,
+        undocumented: [],
+      });
+      expect({ url, sent }).toEqual({ url, sent: expect.arrayContaining(data.required ?? []) });
+      expect(Object.keys(media.example as object)).toEqual(['message', 'data']);
+    }
+  });
+
   it('documents every query field, path parameter and body field of the DTOs', () => {
     for (const route of routeTable(t.app)) {
       const op = operation(route.method, route.path)!;
@@ -206,12 +231,12 @@ describe('OpenAPI document', () => {
     );
   });
 
-  it('is built from the current DTO metadata (src/openapi-metadata.ts)', async () => {
+  it('is built from current generated metadata (src/openapi-metadata.ts, src/openapi-payloads.ts)', async () => {
     // The generated file is what swc builds and jest see; a DTO changed without regenerating it fails here.
     const { stdout } = await promisify(execFile)(process.execPath, [
       'scripts/openapi-metadata.mjs',
       '--verify',
     ]);
-    expect(stdout).toContain('is current');
+    expect(stdout).toContain('are current');
   }, 120_000);
 });
