@@ -10,7 +10,7 @@ import {
 import { ok } from '../../common/http/envelope';
 import type { AuthContext } from '../../common/http/request-context';
 import { AllTimeLeaderboardService } from './all-time-leaderboard.service';
-import { DailyLeaderboardService } from './daily-leaderboard.service';
+import { DailyLeaderboardService, NO_DAILY_BOARD } from './daily-leaderboard.service';
 import {
   BoardQuery,
   DailyPageQuery,
@@ -21,7 +21,6 @@ import {
 } from './dto/leaderboard-queries';
 import { WeeklyXpLeaderboardService } from './weekly-xp-leaderboard.service';
 import { ApiFailure } from '../../common/http/api-failure.decorator';
-import { NO_DAILY_BOARD } from './daily-leaderboard.service';
 
 const DAILY_DISABLED = 'Daily leaderboards are not available at this time.';
 const WEEKLY_DISABLED = 'Weekly XP leaderboards are not available at this time.';

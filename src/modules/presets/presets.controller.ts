@@ -4,9 +4,8 @@ import { Auth, RateLimit } from '../../common/auth/policy.decorators';
 import { ok } from '../../common/http/envelope';
 import type { AuthContext } from '../../common/http/request-context';
 import { CreatePresetDto, EditPresetDto, PresetIdParams } from './dto/preset.dto';
-import { PresetsService } from './presets.service';
+import { PRESET_MESSAGES, PresetsService } from './presets.service';
 import { ApiFailure } from '../../common/http/api-failure.decorator';
-import { PRESET_MESSAGES } from './presets.service';
 
 @ApiTags('presets')
 @Controller('presets')
