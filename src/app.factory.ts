@@ -4,11 +4,12 @@ import helmet from '@fastify/helmet';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { AppModule, type AppModuleOptions } from './app.module';
 import { MESSAGES } from './common/app-error';
 import { toErrorResponse } from './common/filters/error-response';
+import { buildApiDocument } from './common/http/openapi';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from './common/validation/json-limits';
 import { parseJsonQuery } from './common/validation/json-query';
 import type { AppEnv } from './config/env';
@@ -237,19 +238,10 @@ async function configureMetrics(app: NestFastifyApplication, env: AppEnv): Promi
     });
 }
 
-function configureDocs(app: NestFastifyApplication, env: AppEnv): void {
+/** Swagger UI at /docs and the document at /docs/openapi.json (built once here; see common/http/openapi.ts). */
+async function configureDocs(app: NestFastifyApplication, env: AppEnv): Promise<void> {
   if (!env.docsEnabled) return;
-  const config = new DocumentBuilder()
-    .setTitle('Typing platform API')
-    .setDescription(
-      'HTTP JSON API of the typing-test platform. Every response is `{ message, data }`. Authenticate with ' +
-        '`Authorization: Bearer <ID token>` or, on the routes that accept it, `Authorization: ApeKey <key>`.',
-    )
-    .setVersion(String(COMPATIBILITY_CHECK))
-    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, 'Bearer')
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'Authorization', description: 'ApeKey <key>' }, 'ApeKey')
-    .build();
-  const document = SwaggerModule.createDocument(app, config);
+  const document = await buildApiDocument(app, env, String(COMPATIBILITY_CHECK));
   SwaggerModule.setup('docs', app, document, {
     jsonDocumentUrl: 'docs/openapi.json',
     yamlDocumentUrl: 'docs/openapi.yaml',
@@ -306,7 +298,7 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     configureHttp(app, env);
     configureDevSlowdown(app, env);
     await configureSecurityHeaders(app, env);
-    configureDocs(app, env);
+    await configureDocs(app, env);
     await configureMetrics(app, env);
     await app.init();
     await app.getHttpAdapter().getInstance().ready();

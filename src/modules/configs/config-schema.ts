@@ -14,6 +14,7 @@ import {
   ValidateBy,
   ValidateIf,
 } from 'class-validator';
+import { ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { LANGUAGES } from '../../common/languages';
 import { IsLanguage } from '../../common/validation/is-language';
 import { FUNBOX_NAMES, LAYOUT_NAMES, THEME_NAMES } from './config-names';
@@ -294,9 +295,24 @@ export class PartialConfigDto {
   [key: string]: unknown;
 }
 
+/** The key's schema in the API document, from its default (the Swagger plugin cannot see keys added at run time). */
+function documented(def: unknown): ApiPropertyOptions {
+  if (Array.isArray(def)) return { type: 'array', items: {}, default: def };
+  const type =
+    typeof def === 'boolean'
+      ? Boolean
+      : typeof def === 'number'
+        ? Number
+        : typeof def === 'string'
+          ? String
+          : Object;
+  return { type, default: def };
+}
+
 for (const [key, spec] of Object.entries(CONFIG_SCHEMA) as [string, ConfigKey][]) {
   ValidateIf((object: Record<string, unknown>) => object[key] !== undefined)(PartialConfigDto.prototype, key);
   for (const rule of spec.rules) rule(PartialConfigDto.prototype, key);
+  ApiPropertyOptional(documented(spec.default))(PartialConfigDto.prototype, key);
 }
 
 /** The given keys of a validated partial, as a plain object ready to store. */

@@ -9,6 +9,7 @@ import { ConnectionIdParams } from './dto/connection-id.params';
 import { CreateConnectionDto } from './dto/create-connection.dto';
 import { ListConnectionsQuery } from './dto/list-connections.query';
 import { UpdateConnectionDto } from './dto/update-connection.dto';
+import { ApiFailure } from '../../common/http/api-failure.decorator';
 
 const asList = <T>(value: T | T[] | undefined): T[] | undefined =>
   value === undefined ? undefined : Array.isArray(value) ? value : [value];
@@ -33,6 +34,7 @@ export class ConnectionsController {
   /** Sends a friend request to the user named `receiverName`. */
   @Post()
   @RateLimit('connectionCreate')
+  @ApiFailure(409, CONNECTION_MESSAGES.cap, CONNECTION_MESSAGES.alreadySent)
   async create(@Auth() auth: AuthContext, @Body() body: CreateConnectionDto) {
     return ok('Connection created', await this.connections.request(auth.uid, body.receiverName));
   }
@@ -40,6 +42,7 @@ export class ConnectionsController {
   /** The receiver accepts, rejects or blocks a pending request. */
   @Patch(':id')
   @RateLimit('connectionUpdate')
+  @ApiFailure(404, CONNECTION_MESSAGES.notFound)
   async update(
     @Auth() auth: AuthContext,
     @Param() params: ConnectionIdParams,
@@ -52,6 +55,7 @@ export class ConnectionsController {
   /** Cancels, declines, unfriends or unblocks. */
   @Delete(':id')
   @RateLimit('connectionDelete')
+  @ApiFailure(404, CONNECTION_MESSAGES.notFound)
   async remove(@Auth() auth: AuthContext, @Param() params: ConnectionIdParams) {
     await this.connections.remove(auth.uid, params.id);
     return ok('Connection deleted');

@@ -10,7 +10,7 @@ import {
 import { ok } from '../../common/http/envelope';
 import type { AuthContext } from '../../common/http/request-context';
 import { AllTimeLeaderboardService } from './all-time-leaderboard.service';
-import { DailyLeaderboardService } from './daily-leaderboard.service';
+import { DailyLeaderboardService, NO_DAILY_BOARD } from './daily-leaderboard.service';
 import {
   BoardQuery,
   DailyPageQuery,
@@ -20,6 +20,7 @@ import {
   WeeklyRankQuery,
 } from './dto/leaderboard-queries';
 import { WeeklyXpLeaderboardService } from './weekly-xp-leaderboard.service';
+import { ApiFailure } from '../../common/http/api-failure.decorator';
 
 const DAILY_DISABLED = 'Daily leaderboards are not available at this time.';
 const WEEKLY_DISABLED = 'Weekly XP leaderboards are not available at this time.';
@@ -54,6 +55,7 @@ export class LeaderboardsController {
   @Public()
   @RateLimit('leaderboardsGet')
   @RequireConfiguration('dailyLeaderboards.enabled', DAILY_DISABLED)
+  @ApiFailure(404, NO_DAILY_BOARD)
   async dailyPage(@Auth() auth: AuthContext, @Query() query: DailyPageQuery) {
     return ok('Daily leaderboard retrieved', await this.daily.page(auth, query));
   }
@@ -61,6 +63,7 @@ export class LeaderboardsController {
   @Get('daily/rank')
   @RateLimit('leaderboardsGet')
   @RequireConfiguration('dailyLeaderboards.enabled', DAILY_DISABLED)
+  @ApiFailure(404, NO_DAILY_BOARD)
   async dailyRank(@Auth() auth: AuthContext, @Query() query: DailyRankQuery) {
     return ok('Daily leaderboard rank retrieved', await this.daily.rank(auth, query));
   }

@@ -4,7 +4,8 @@ import { Auth, RateLimit } from '../../common/auth/policy.decorators';
 import { ok } from '../../common/http/envelope';
 import type { AuthContext } from '../../common/http/request-context';
 import { CreatePresetDto, EditPresetDto, PresetIdParams } from './dto/preset.dto';
-import { PresetsService } from './presets.service';
+import { PRESET_MESSAGES, PresetsService } from './presets.service';
+import { ApiFailure } from '../../common/http/api-failure.decorator';
 
 @ApiTags('presets')
 @Controller('presets')
@@ -19,12 +20,14 @@ export class PresetsController {
 
   @Post()
   @RateLimit('presetsAdd')
+  @ApiFailure(409, PRESET_MESSAGES.tooMany)
   async add(@Auth() auth: AuthContext, @Body() body: CreatePresetDto) {
     return ok('Preset created', await this.presets.add(auth.uid, body));
   }
 
   @Patch()
   @RateLimit('presetsEdit')
+  @ApiFailure(404, PRESET_MESSAGES.notFound)
   async edit(@Auth() auth: AuthContext, @Body() body: EditPresetDto) {
     await this.presets.edit(auth.uid, body);
     return ok('Preset updated');
@@ -32,6 +35,7 @@ export class PresetsController {
 
   @Delete(':presetId')
   @RateLimit('presetsRemove')
+  @ApiFailure(404, PRESET_MESSAGES.notFound)
   async remove(@Auth() auth: AuthContext, @Param() params: PresetIdParams) {
     await this.presets.remove(auth.uid, params.presetId);
     return ok('Preset deleted');

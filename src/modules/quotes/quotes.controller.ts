@@ -14,6 +14,7 @@ import { ApproveQuoteDto, RejectQuoteDto, ReportQuoteDto, SubmitQuoteDto } from 
 import { QUOTE_MESSAGES } from './quote-messages';
 import { QuoteReportsService } from './quote-reports.service';
 import { QuotesService, type Moderator } from './quotes.service';
+import { ApiFailure } from '../../common/http/api-failure.decorator';
 
 function moderatorOf(auth: AuthContext, account: CallerAccount | undefined): Moderator {
   return { uid: auth.uid, name: account?.name ?? auth.uid };
@@ -47,6 +48,7 @@ export class QuotesController {
   @Post()
   @RequireConfiguration('quotes.submissionsEnabled', QUOTE_MESSAGES.submissionsDisabled)
   @RateLimit('newQuotesAdd')
+  @ApiFailure(409, 'There are already <max> quotes in the queue for this language.')
   async submit(@Auth() auth: AuthContext, @Body() body: SubmitQuoteDto, @Ip() ip: string) {
     await this.quotes.submit(auth.uid, body, ip);
     return ok('Quote submission added');
@@ -56,6 +58,8 @@ export class QuotesController {
   @Post('approve')
   @RequirePermission('quoteMod')
   @RateLimit('newQuotesAction')
+  @ApiFailure(404, QUOTE_MESSAGES.notFound)
+  @ApiFailure(409, QUOTE_MESSAGES.duplicate)
   async approve(
     @Auth() auth: AuthContext,
     @Account() account: CallerAccount | undefined,
@@ -68,6 +72,7 @@ export class QuotesController {
   @Post('reject')
   @RequirePermission('quoteMod')
   @RateLimit('newQuotesAction')
+  @ApiFailure(404, QUOTE_MESSAGES.notFound)
   async reject(
     @Auth() auth: AuthContext,
     @Account() account: CallerAccount | undefined,
@@ -81,6 +86,7 @@ export class QuotesController {
   @RequireConfiguration('quotes.reporting.enabled', QUOTE_MESSAGES.reportingDisabled)
   @RequirePermission('canReport')
   @RateLimit('quoteReportSubmit')
+  @ApiFailure(409, QUOTE_MESSAGES.alreadyReported, QUOTE_MESSAGES.contentLimit)
   async report(@Auth() auth: AuthContext, @Body() body: ReportQuoteDto, @Ip() ip: string) {
     await this.reports.report(auth.uid, body, ip);
     return ok('Quote reported');

@@ -9,7 +9,7 @@ import {
   Query,
   createParamDecorator,
 } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiTags } from '@nestjs/swagger';
 import type { ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import {
@@ -25,12 +25,14 @@ import { ok } from '../../common/http/envelope';
 import type { AuthContext, CallerAccount } from '../../common/http/request-context';
 import { GetResultsQueryDto } from './dto/get-results-query.dto';
 import { ResultIdParamDto } from './dto/result-id-param.dto';
-import type { SubmitResultDto } from './dto/submit-result.dto';
+import { SubmitResultDto } from './dto/submit-result.dto';
 import { SubmitResultPipe } from './dto/submit-result.pipe';
 import { UpdateResultTagsDto } from './dto/update-result-tags.dto';
 import { ResultsReadService } from './results-read.service';
 import { ResultsSubmitService } from './results-submit.service';
 import { ResultsTagsService } from './results-tags.service';
+import { ApiFailure } from '../../common/http/api-failure.decorator';
+import { RESULT_MESSAGES } from './result-checks';
 
 /** The `result` object exactly as received (the hash covers it as the client sent it, not the parsed DTO). */
 const ReceivedResult = createParamDecorator((_: unknown, ctx: ExecutionContext): Record<string, unknown> => {
@@ -61,9 +63,19 @@ export class ResultsController {
     private readonly tagsService: ResultsTagsService,
   ) {}
 
+  /** Submits a completed test (the CompletedEvent); answers the XP earned, streak and leaderboard ranks. */
   @Post('results')
+  // The body parameter is typed as an object literal (see below), so the document is told the DTO here.
+  @ApiBody({ type: SubmitResultDto })
   @RateLimit('resultsAdd')
   @RequireConfiguration('results.savingEnabled', 'Results are not being saved at this time.')
+  @ApiFailure(460, RESULT_MESSAGES.tooShort)
+  @ApiFailure(461, RESULT_MESSAGES.hashMismatch)
+  @ApiFailure(462, RESULT_MESSAGES.spacing)
+  @ApiFailure(463, RESULT_MESSAGES.senseless)
+  @ApiFailure(464, RESULT_MESSAGES.missingKeyData)
+  @ApiFailure(465, RESULT_MESSAGES.bot)
+  @ApiFailure(466, RESULT_MESSAGES.duplicate)
   async submit(
     @Auth() auth: AuthContext,
     // An object type is emitted as `Object` in the parameter metadata, so the global pipe passes the body on to
@@ -98,6 +110,7 @@ export class ResultsController {
   @Get('results/last')
   @AcceptsApeKey()
   @RateLimit('resultsGet')
+  @ApiFailure(404, 'No last result found')
   async last(@Auth() auth: AuthContext) {
     return ok('Result retrieved', await this.readService.last(auth.uid));
   }
@@ -105,6 +118,7 @@ export class ResultsController {
   /** Replaces a result's tags (tags the caller owns only) and re-evaluates the tags' personal bests. */
   @Patch('results/tags')
   @RateLimit('resultsTagsUpdate')
+  @ApiFailure(404, 'Result not found')
   async updateTags(@Auth() auth: AuthContext, @Body() body: UpdateResultTagsDto) {
     return ok('Result tags updated', await this.tagsService.updateTags(auth.uid, body.resultId, body.tagIds));
   }
@@ -112,6 +126,7 @@ export class ResultsController {
   @Get('results/id/:resultId')
   @AcceptsApeKey()
   @RateLimit('resultByIdGet', 'resultByIdGetApe')
+  @ApiFailure(404, 'Result not found')
   async getOne(@Auth() auth: AuthContext, @Param() params: ResultIdParamDto) {
     return ok('Result retrieved', await this.readService.get(auth.uid, params.resultId));
   }

@@ -1,5 +1,5 @@
 import { Controller, Get, Headers, Inject, NotFoundException, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { AppError, MESSAGES } from '../../common/app-error';
 import { Public, RateLimit, SelfAuthenticated, SkipMaintenance } from '../../common/auth/policy.decorators';
@@ -43,6 +43,13 @@ export class StatusController {
    * closely.
    */
   @Get('metrics')
+  @ApiProduces('text/plain')
+  @ApiOkResponse({
+    description: 'Prometheus text exposition (not the JSON envelope).',
+    content: {
+      'text/plain': { schema: { type: 'string' }, example: 'process_cpu_user_seconds_total 0.5\n' },
+    },
+  })
   @SelfAuthenticated()
   @SkipMaintenance()
   async getMetrics(

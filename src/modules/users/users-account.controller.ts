@@ -5,6 +5,7 @@ import { ok } from '../../common/http/envelope';
 import type { AuthContext } from '../../common/http/request-context';
 import { AccountManagementService } from './account-management.service';
 import { UpdateEmailDto, UpdatePasswordDto } from './dto/account.dto';
+import { ApiFailure } from '../../common/http/api-failure.decorator';
 
 /** Account lifecycle (DECISIONS.md): fresh token only, never an ApeKey. */
 @ApiTags('users')
@@ -23,6 +24,7 @@ export class UsersAccountController {
 
   @Patch('reset')
   @RateLimit('userReset')
+  @ApiFailure(403, 'Banned users cannot reset their account')
   async reset(@Auth() auth: AuthContext) {
     await this.accounts.resetAccount(auth.uid);
     return ok('User reset');
@@ -30,6 +32,7 @@ export class UsersAccountController {
 
   @Patch('email')
   @RateLimit('userUpdateEmail')
+  @ApiFailure(409, 'The email address is already in use by another account')
   async updateEmail(@Auth() auth: AuthContext, @Body() body: UpdateEmailDto) {
     await this.accounts.updateEmail(auth.uid, body.newEmail);
     return ok('Email updated');

@@ -15,6 +15,7 @@ import {
 import { CustomThemesService } from './custom-themes.service';
 import { FavoriteQuotesService } from './favorite-quotes.service';
 import { TagsService } from './tags.service';
+import { ApiFailure } from '../../common/http/api-failure.decorator';
 
 /** Tags, custom themes and favourite quotes: always the caller's own (someone else's id is a 404). */
 @ApiTags('users')
@@ -42,6 +43,7 @@ export class UsersCollectionsController {
 
   @Patch('tags')
   @RateLimit('userTagsUpdate')
+  @ApiFailure(404, 'Tag not found')
   async renameTag(@Auth() auth: AuthContext, @Body() body: EditTagDto) {
     await this.tags.rename(auth.uid, body.tagId, body.newName);
     return ok('Tag updated');
@@ -49,6 +51,7 @@ export class UsersCollectionsController {
 
   @Delete('tags/:tagId')
   @RateLimit('userTagsUpdate')
+  @ApiFailure(404, 'Tag not found')
   async deleteTag(@Auth() auth: AuthContext, @Param() params: TagParamDto) {
     await this.tags.delete(auth.uid, params.tagId);
     return ok('Tag deleted');
@@ -56,6 +59,7 @@ export class UsersCollectionsController {
 
   @Delete('tags/:tagId/personalBest')
   @RateLimit('userTagsUpdate')
+  @ApiFailure(404, 'Tag not found')
   async clearTagPersonalBests(@Auth() auth: AuthContext, @Param() params: TagParamDto) {
     await this.tags.clearPersonalBests(auth.uid, params.tagId);
     return ok('Tag PB cleared');
@@ -69,12 +73,14 @@ export class UsersCollectionsController {
 
   @Post('customThemes')
   @RateLimit('userCustomThemeUpdate')
+  @ApiFailure(409, 'Maximum number of custom themes reached')
   async addTheme(@Auth() auth: AuthContext, @Body() body: CustomThemeDto) {
     return ok('Custom theme added', await this.themes.add(auth.uid, body.name, body.colors));
   }
 
   @Patch('customThemes')
   @RateLimit('userCustomThemeUpdate')
+  @ApiFailure(404, 'Custom theme not found')
   async editTheme(@Auth() auth: AuthContext, @Body() body: EditCustomThemeDto) {
     await this.themes.update(auth.uid, body.themeId, body.theme.name, body.theme.colors);
     return ok('Custom theme updated');
@@ -82,6 +88,7 @@ export class UsersCollectionsController {
 
   @Delete('customThemes')
   @RateLimit('userCustomThemeUpdate')
+  @ApiFailure(404, 'Custom theme not found')
   async deleteTheme(@Auth() auth: AuthContext, @Body() body: CustomThemeIdDto) {
     await this.themes.delete(auth.uid, body.themeId);
     return ok('Custom theme removed');
@@ -95,6 +102,7 @@ export class UsersCollectionsController {
 
   @Post('favoriteQuotes')
   @RateLimit('quoteFavoriteUpdate')
+  @ApiFailure(409, 'Maximum number of favorite quotes reached')
   async addFavorite(@Auth() auth: AuthContext, @Body() body: FavoriteQuoteDto) {
     await this.favorites.add(auth.uid, body.language, body.quoteId);
     return ok('Quote added to favorites');

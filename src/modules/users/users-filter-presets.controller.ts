@@ -5,6 +5,7 @@ import { ok } from '../../common/http/envelope';
 import type { AuthContext } from '../../common/http/request-context';
 import { ResultFilterPresetParamDto, ResultFiltersDto } from './dto/result-filters.dto';
 import { ResultFilterPresetsService } from './result-filter-presets.service';
+import { ApiFailure } from '../../common/http/api-failure.decorator';
 
 const FILTER_PRESETS_OFF = 'Result filter presets are not available at this time.';
 
@@ -17,12 +18,14 @@ export class UsersFilterPresetsController {
 
   @Post()
   @RateLimit('userCustomFilterAdd')
+  @ApiFailure(409, 'Maximum number of custom filters reached')
   async add(@Auth() auth: AuthContext, @Body() body: ResultFiltersDto) {
     return ok('Result filter preset created', await this.presets.add(auth.uid, body));
   }
 
   @Delete(':presetId')
   @RateLimit('userCustomFilterRemove')
+  @ApiFailure(404, 'Custom filter not found')
   async delete(@Auth() auth: AuthContext, @Param() params: ResultFilterPresetParamDto) {
     await this.presets.delete(auth.uid, params.presetId);
     return ok('Result filter preset deleted');

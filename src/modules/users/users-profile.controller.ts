@@ -5,6 +5,7 @@ import { ok } from '../../common/http/envelope';
 import type { AuthContext } from '../../common/http/request-context';
 import { ProfileParamDto, ProfileQueryDto, UpdateProfileDto } from './dto/profile.dto';
 import { ProfileService } from './profile.service';
+import { ApiFailure } from '../../common/http/api-failure.decorator';
 
 const PROFILES_OFF = 'Profiles are not available at this time';
 
@@ -32,6 +33,8 @@ export class UsersProfileController {
 
   @Patch('profile')
   @RateLimit('userProfileUpdate')
+  @ApiFailure(403, 'Banned users cannot update their profile')
+  @ApiFailure(404, 'Badge not found')
   async update(@Auth() auth: AuthContext, @Body() body: UpdateProfileDto) {
     return ok('Profile updated', await this.profiles.updateProfile(auth.uid, body));
   }

@@ -12,6 +12,7 @@ import type { AuthContext } from '../../common/http/request-context';
 import { ReportUserDto } from './dto/report.dto';
 import { EmailVerificationService, VERIFICATION_MESSAGES } from './email-verification.service';
 import { UserReportsService } from './user-reports.service';
+import { ApiFailure } from '../../common/http/api-failure.decorator';
 
 /** Requests a user makes of the platform's staff or mailer: a verification mail, a report of another user. */
 @ApiTags('users')
@@ -36,6 +37,11 @@ export class UsersRequestsController {
   @RequireConfiguration('quotes.reporting.enabled', 'User reporting is unavailable.')
   @RequirePermission('canReport')
   @RateLimit('quoteReportSubmit')
+  @ApiFailure(
+    409,
+    'You have already reported this content.',
+    'A report limit for this content has been reached.',
+  )
   async report(@Auth() auth: AuthContext, @Body() body: ReportUserDto, @Ip() ip: string) {
     await this.reports.report(auth.uid, body, ip);
     return ok('User reported');

@@ -11,6 +11,7 @@ import { ok } from '../../common/http/envelope';
 import type { AuthContext } from '../../common/http/request-context';
 import { HourOffsetDto, LeaderboardMemoryDto, PersonalBestsQueryDto } from './dto/stats.dto';
 import { UserStatsService } from './user-stats.service';
+import { ApiFailure } from '../../common/http/api-failure.decorator';
 
 @ApiTags('users')
 @Controller('users')
@@ -59,6 +60,7 @@ export class UsersStatsController {
   /** Spec "Streak hour offset": once only; also restarts the streak day count from now. */
   @Patch('streak/hourOffset')
   @RateLimit('setStreakHourOffset')
+  @ApiFailure(403, 'Streak hour offset already set')
   async setHourOffset(@Auth() auth: AuthContext, @Body() body: HourOffsetDto) {
     await this.stats.setHourOffset(auth.uid, body.hourOffset);
     return ok('Streak hour offset set');
@@ -67,6 +69,7 @@ export class UsersStatsController {
   /** The spec's variant and the original platform's path (DECISIONS.md: aliases of the same operation). */
   @Post(['streakHourOffset', 'setStreakHourOffset'])
   @RateLimit('setStreakHourOffset')
+  @ApiFailure(403, 'Streak hour offset already set')
   async setHourOffsetAlias(@Auth() auth: AuthContext, @Body() body: HourOffsetDto) {
     return this.setHourOffset(auth, body);
   }

@@ -13,6 +13,7 @@ import type { AuthContext } from '../../common/http/request-context';
 import { AccountManagementService } from './account-management.service';
 import { ForgotPasswordDto, NameParamDto, SignupDto, UpdateNameDto } from './dto/account.dto';
 import { UsersService } from './users.service';
+import { ApiFailure } from '../../common/http/api-failure.decorator';
 
 @ApiTags('users')
 @Controller('users')
@@ -34,6 +35,7 @@ export class UsersController {
   @AllowUnregistered()
   @RateLimit('userSignup')
   @RequireConfiguration('users.signUp', 'Sign up is temporarily disabled')
+  @ApiFailure(409, 'Username unavailable', 'User document already exists')
   async signup(@Auth() auth: AuthContext, @Body() body: SignupDto, @Ip() ip: string) {
     await this.users.signup(auth, body, ip);
     return ok('User created');
@@ -59,6 +61,8 @@ export class UsersController {
   @Patch('name')
   @RequireFreshToken()
   @RateLimit('userUpdateName')
+  @ApiFailure(403, 'Banned users cannot change their name')
+  @ApiFailure(409, 'Username already taken', 'You can change your name once every 30 days')
   async rename(@Auth() auth: AuthContext, @Body() body: UpdateNameDto) {
     await this.accounts.rename(auth.uid, body.name);
     return ok("User's name updated");

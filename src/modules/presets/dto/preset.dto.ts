@@ -47,7 +47,8 @@ export class PresetConfigDto extends PartialConfigDto {
   tags?: string[];
 }
 
-class PresetFieldsDto {
+// Exported so the API document (src/openapi-metadata.ts) can reach its fields.
+export class PresetFieldsDto {
   @IsString()
   @Length(1, 16)
   @Matches(PRESET_NAME, { message: NAME_MESSAGE })

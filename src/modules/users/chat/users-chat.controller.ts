@@ -6,6 +6,7 @@ import { ok } from '../../../common/http/envelope';
 import type { AuthContext } from '../../../common/http/request-context';
 import { ChatLinkDto } from '../dto/collections.dto';
 import { ChatLinkService, type ChatLink } from './chat-link.service';
+import { ApiFailure } from '../../../common/http/api-failure.decorator';
 
 const CHAT_OFF = 'Discord integration is not available at this time';
 
@@ -35,6 +36,8 @@ export class UsersChatController {
   @Post(['chat/link', 'discord/link'])
   @RequireConfiguration('users.discordIntegration.enabled', CHAT_OFF)
   @RateLimit('userChatLink')
+  @ApiFailure(403, 'Invalid user token', 'Banned accounts cannot link with Discord')
+  @ApiFailure(409, 'This Discord account is linked to a different account')
   async link(@Auth() auth: AuthContext, @Body() body: ChatLinkDto, @Req() request: FastifyRequest) {
     const { relinked, ...link } = await this.chat.link(
       auth.uid,
@@ -48,6 +51,8 @@ export class UsersChatController {
   /** Works with the integration switched off too, so people can always remove a link (as on the original). */
   @Post(['chat/unlink', 'discord/unlink'])
   @RateLimit('userChatUnlink')
+  @ApiFailure(403, 'Banned accounts cannot unlink Discord')
+  @ApiFailure(404, 'User does not have a linked Discord account')
   async unlink(@Auth() auth: AuthContext) {
     await this.chat.unlink(auth.uid);
     return ok('Discord account unlinked');
