@@ -5,11 +5,18 @@ import { advisoryLockKey } from '../../infra/database/advisory-lock';
 import { DATABASE, type Database } from '../../infra/database/database';
 import type { Executor } from '../../infra/database/transaction';
 
-export interface NewQuoteReport {
+/**
+ * A report of a quote (`contentId` `<language>-<id>`) or of a user (`contentId` their uid, no quote columns). Both
+ * kinds live in `quote_reports`, as on the original (one collection), so the admin routes handle either by id and the
+ * backlog limit counts both.
+ */
+export interface NewReport {
+  type: 'quote' | 'user';
+  /** The reporter. */
   uid: string;
   contentId: string;
-  quoteId: number;
-  quoteLanguage: string;
+  quoteId: number | null;
+  quoteLanguage: string | null;
   reason: string;
   comment: string;
 }
@@ -41,15 +48,11 @@ export class QuoteReportsRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   /**
-   * Stores a report unless a limit says no, checked in the original's order: backlog, reports of this quote, this
-   * reporter already. The per-quote lock keeps concurrent reports of one quote from overshooting its limit; the
+   * Stores a report unless a limit says no, checked in the original's order: backlog, reports of this content, this
+   * reporter already. The per-content lock keeps concurrent reports of one content from overshooting its limit; the
    * unique (content, reporter) key settles a reporter racing with themself.
    */
-  async insertWithinLimits(
-    report: NewQuoteReport,
-    limits: ReportLimits,
-    now: number,
-  ): Promise<ReportOutcome> {
+  async insertWithinLimits(report: NewReport, limits: ReportLimits, now: number): Promise<ReportOutcome> {
     return this.db.transaction().execute(async (trx) => {
       const key = advisoryLockKey(`quote-report:${report.contentId}`).toString();
       await sql`SELECT pg_advisory_xact_lock(${key}::bigint)`.execute(trx);
@@ -71,6 +74,7 @@ export class QuoteReportsRepository {
         .insertInto('quote_reports')
         .values({
           id: randomUUID(),
+          type: report.type,
           uid: report.uid,
           content_id: report.contentId,
           quote_id: report.quoteId,

@@ -6,7 +6,7 @@ import { ServerConfigurationService } from '../../config/server-configuration.se
 import type { ReportQuoteDto } from './dto';
 import { QUOTE_MESSAGES } from './quote-messages';
 import { InboxService } from '../inbox/inbox.service';
-import { QuoteReportsRepository, type StoredReport } from './quote-reports.repository';
+import { QuoteReportsRepository, type NewReport, type StoredReport } from './quote-reports.repository';
 
 export interface ReportDecision {
   reportId: string;
@@ -48,17 +48,25 @@ export class QuoteReportsService {
    */
   async report(uid: string, dto: ReportQuoteDto, ip: string): Promise<void> {
     if (!(await this.captcha.verify(dto.captcha, ip))) throw new AppError(422, QUOTE_MESSAGES.captchaFailed);
+    await this.file({
+      type: 'quote',
+      uid,
+      contentId: `${dto.quoteLanguage}-${dto.quoteId}`,
+      quoteId: dto.quoteId,
+      quoteLanguage: dto.quoteLanguage,
+      reason: dto.reason,
+      comment: dto.comment ?? '',
+    });
+  }
+
+  /**
+   * Stores a report of either kind (quotes here, users through `POST /users/report`) within the configured limits,
+   * with the original's answers when a limit says no.
+   */
+  async file(report: NewReport): Promise<void> {
     const { maxReports, contentReportLimit } = (await this.configuration.get()).quotes.reporting;
-    const contentId = `${dto.quoteLanguage}-${dto.quoteId}`;
     const outcome = await this.repository.insertWithinLimits(
-      {
-        uid,
-        contentId,
-        quoteId: dto.quoteId,
-        quoteLanguage: dto.quoteLanguage,
-        reason: dto.reason,
-        comment: dto.comment ?? '',
-      },
+      report,
       { maxReports, contentReportLimit },
       this.clock.now(),
     );
@@ -70,7 +78,10 @@ export class QuoteReportsService {
       case 'already-reported':
         throw new AppError(409, QUOTE_MESSAGES.alreadyReported);
       case 'reported':
-        this.logger.log({ uid, contentId, reason: dto.reason }, 'quote reported');
+        this.logger.log(
+          { uid: report.uid, type: report.type, contentId: report.contentId, reason: report.reason },
+          `${report.type} reported`,
+        );
     }
   }
 

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_ENV, type AppEnv } from '../../config/env';
 import { InboxModule } from '../inbox/inbox.module';
+import { QuotesModule } from '../quotes/quotes.module';
 import { LeaderboardModule } from '../leaderboards/leaderboards.module';
 import { AccountManagementService } from './account-management.service';
 import { ChatLinkService } from './chat/chat-link.service';
@@ -22,7 +23,6 @@ import { ResultFilterPresetsRepository } from './result-filter-presets.repositor
 import { ResultFilterPresetsService } from './result-filter-presets.service';
 import { TagsRepository } from './tags.repository';
 import { TagsService } from './tags.service';
-import { UserReportsRepository } from './user-reports.repository';
 import { UserReportsService } from './user-reports.service';
 import { UserStatsRepository } from './user-stats.repository';
 import { UserStatsService } from './user-stats.service';
@@ -49,7 +49,7 @@ export function createChatPlatformClient(env: AppEnv): ChatPlatformClient {
 }
 
 @Module({
-  imports: [InboxModule, LeaderboardModule],
+  imports: [InboxModule, LeaderboardModule, QuotesModule],
   controllers: [
     UsersController,
     UsersAccountController,
@@ -67,7 +67,6 @@ export function createChatPlatformClient(env: AppEnv): ChatPlatformClient {
     CustomThemesRepository,
     ChatStateRepository,
     ResultFilterPresetsRepository,
-    UserReportsRepository,
     UsersService,
     AccountManagementService,
     ProfileService,
