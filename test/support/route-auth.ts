@@ -1,9 +1,8 @@
-import { RequestMethod, type Type } from '@nestjs/common';
-import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
-import { ModulesContainer, Reflector } from '@nestjs/core';
+import { Reflector } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { formatApeKey } from '../../src/common/auth/ape-key-authenticator';
 import { policyOf, type RoutePolicy } from '../../src/common/auth/policy';
+import { handlerRoutes } from '../../src/common/http/route-handlers';
 import type { TestApp } from './test-app';
 
 let ipCounter = 0;
@@ -53,17 +52,6 @@ export interface AppRoute {
   policy: RoutePolicy;
 }
 
-const asList = (value: unknown): string[] =>
-  value === undefined ? [''] : Array.isArray(value) ? (value as string[]) : [value as string];
-
-function joinPath(...parts: string[]): string {
-  const joined = parts
-    .map((p) => p.replace(/^\/+|\/+$/g, ''))
-    .filter((p) => p !== '')
-    .join('/');
-  return `/${joined}`;
-}
-
 /**
  * Every route the app serves through a controller, with its policy (the same reader as the guard), and checked
  * against Fastify's router so a route that is declared but not mounted (or mounted twice differently) shows up.
@@ -71,36 +59,17 @@ function joinPath(...parts: string[]): string {
 export function listRoutes(app: NestFastifyApplication): AppRoute[] {
   const reflector = app.get(Reflector);
   const fastify = app.getHttpAdapter().getInstance();
-  const routes: AppRoute[] = [];
-  for (const module of app.get(ModulesContainer).values()) {
-    for (const wrapper of module.controllers.values()) {
-      const controller = wrapper.metatype as Type | null;
-      if (!controller) continue;
-      const bases = asList(Reflect.getMetadata(PATH_METADATA, controller));
-      const prototype = controller.prototype as Record<string, unknown>;
-      for (const name of Object.getOwnPropertyNames(prototype)) {
-        const handler = Object.getOwnPropertyDescriptor(prototype, name)?.value as unknown;
-        if (name === 'constructor' || typeof handler !== 'function') continue;
-        const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
-        const paths = Reflect.getMetadata(PATH_METADATA, handler) as unknown;
-        if (method === undefined || paths === undefined) continue;
-        const policy = policyOf(reflector, handler, controller);
-        for (const base of bases) {
-          for (const path of asList(paths)) {
-            const route: AppRoute = {
-              method: RequestMethod[method],
-              path: joinPath(base, path),
-              handler: `${controller.name}.${name}`,
-              policy,
-            };
-            if (!fastify.hasRoute({ method: route.method as 'GET', url: route.path })) {
-              throw new Error(`${route.method} ${route.path} (${route.handler}) is not mounted in Fastify`);
-            }
-            routes.push(route);
-          }
-        }
-      }
+  const routes = handlerRoutes(app).map((r) => {
+    const route: AppRoute = {
+      method: r.method,
+      path: r.path,
+      handler: `${r.controller.name}.${r.name}`,
+      policy: policyOf(reflector, r.handler, r.controller),
+    };
+    if (!fastify.hasRoute({ method: route.method as 'GET', url: route.path })) {
+      throw new Error(`${route.method} ${route.path} (${route.handler}) is not mounted in Fastify`);
     }
-  }
+    return route;
+  });
   return routes.sort((a, b) => `${a.path} ${a.method}`.localeCompare(`${b.path} ${b.method}`));
 }

@@ -1,7 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
-import { ModulesContainer, Reflector } from '@nestjs/core';
+import { Reflector } from '@nestjs/core';
 import { policyOf, type RoutePolicy } from '../auth/policy';
 import { POLICY } from '../auth/policy.decorators';
+import { handlerRoutes } from './route-handlers';
 
 /** What the document post-processing needs to know about one handler, read from its decorators. */
 export interface RouteFacts {
@@ -13,9 +14,6 @@ export interface RouteFacts {
   /** The success `message` of the handler, when it is a literal (for the example of the 200). */
   message: string | undefined;
 }
-
-// Nest's metadata key of a handler's HTTP method (`@nestjs/common` keeps its constants in its internal entry point).
-const METHOD_METADATA = 'method';
 
 /**
  * The first string literal passed to `ok(` in a handler's source, following one `this.x(` delegation (alias routes
@@ -40,24 +38,15 @@ function successMessage(proto: Record<string, unknown>, name: string, depth = 0)
 export function collectRouteFacts(app: INestApplication): Map<string, RouteFacts> {
   const reflector = app.get(Reflector);
   const facts = new Map<string, RouteFacts>();
-  for (const module of app.get(ModulesContainer, { strict: false }).values()) {
-    for (const wrapper of module.controllers.values()) {
-      const controller = wrapper.metatype as (new (...args: never[]) => object) | null;
-      if (!controller) continue;
-      const proto = controller.prototype as Record<string, unknown>;
-      for (const name of Object.getOwnPropertyNames(proto)) {
-        const handler = proto[name];
-        if (name === 'constructor' || typeof handler !== 'function') continue;
-        if (Reflect.getMetadata(METHOD_METADATA, handler) === undefined) continue;
-        facts.set(`${controller.name}_${name}`, {
-          controller: controller.name.replace(/Controller$/, ''),
-          handler: name,
-          policy: policyOf(reflector, handler, controller),
-          rateLimited: reflector.getAllAndOverride(POLICY.rateLimit, [handler, controller]) !== undefined,
-          message: successMessage(proto, name),
-        });
-      }
-    }
+  // An alias path repeats its handler: one entry per handler.
+  for (const { controller, name, handler } of handlerRoutes(app)) {
+    facts.set(`${controller.name}_${name}`, {
+      controller: controller.name.replace(/Controller$/, ''),
+      handler: name,
+      policy: policyOf(reflector, handler, controller),
+      rateLimited: reflector.getAllAndOverride(POLICY.rateLimit, [handler, controller]) !== undefined,
+      message: successMessage(controller.prototype as Record<string, unknown>, name),
+    });
   }
   return facts;
 }
