@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { CacheStatsRegistry } from '../cache-stats';
 import { APP_GUARD, Reflector } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { APP_ENV, type AppEnv } from '../../config/env';
@@ -54,6 +55,7 @@ export function createIdentityProvider(env: AppEnv, clock: Clock): IdentityProvi
   ],
   providers: [
     { provide: IdentityProvider, inject: [APP_ENV, Clock], useFactory: createIdentityProvider },
+    CacheStatsRegistry,
     TokenVerifierService,
     ApeKeyAuthenticator,
     AuthenticationService,
@@ -62,6 +64,6 @@ export function createIdentityProvider(env: AppEnv, clock: Clock): IdentityProvi
     RateLimitGuard,
     { provide: APP_GUARD, useClass: PolicyGuard },
   ],
-  exports: [IdentityProvider, TokenVerifierService, ApeKeyAuthenticator],
+  exports: [IdentityProvider, TokenVerifierService, ApeKeyAuthenticator, CacheStatsRegistry],
 })
 export class AuthModule {}

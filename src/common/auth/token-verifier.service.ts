@@ -7,6 +7,7 @@ import { REDIS, type Redis } from '../../infra/redis/redis';
 import { Clock } from '../clock';
 import { IdentityProvider, TokenError, type VerifiedToken } from './identity-provider';
 import { assertTokenTimes } from './token-times';
+import { CacheStatsRegistry } from '../cache-stats';
 
 interface CachedToken {
   token: VerifiedToken;
@@ -45,6 +46,7 @@ export class TokenVerifierService implements OnModuleInit, OnModuleDestroy {
     private readonly clock: Clock,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(APP_ENV) env: AppEnv,
+    private readonly stats: CacheStatsRegistry,
   ) {
     this.cache =
       env.tokenCacheSize > 0
@@ -73,6 +75,7 @@ export class TokenVerifierService implements OnModuleInit, OnModuleDestroy {
     const now = this.clock.now();
     if (options.useCache && this.cache) {
       const hit = this.cache.get(key);
+      this.stats.token.record(hit !== undefined && hit.token.expiresAt > now);
       if (hit && hit.token.expiresAt > now) {
         if (hit.token.issuedAt < (await this.revokedBefore(hit.token.uid, now, true))) {
           this.cache.delete(key);

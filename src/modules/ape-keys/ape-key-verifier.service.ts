@@ -12,6 +12,7 @@ import { REDIS, type Redis } from '../../infra/redis/redis';
 import { bcryptInput, presentedKeyHash } from './ape-key-secret';
 import { ApeKeyVerificationCache } from './ape-key-verification-cache';
 import { ApeKeysRepository } from './ape-keys.repository';
+import { CacheStatsRegistry } from '../../common/cache-stats';
 
 /**
  * A successful verification is reused this long. Disabling or deleting a key, and banning, resetting or deleting its
@@ -41,6 +42,7 @@ export class ApeKeyVerifierService implements ApeKeyVerifier, OnModuleInit, OnMo
     private readonly authenticator: ApeKeyAuthenticator,
     private readonly clock: Clock,
     @Inject(REDIS) private readonly redis: Redis,
+    private readonly stats: CacheStatsRegistry,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -59,6 +61,7 @@ export class ApeKeyVerifierService implements ApeKeyVerifier, OnModuleInit, OnMo
     const hash = presentedKeyHash(key.raw);
     const now = this.clock.now();
     const hit = this.cache.get(hash, now);
+    this.stats.apeKey.record(hit !== undefined);
     if (hit) {
       if (now - hit.lastUsedWrittenAt >= LAST_USED_WRITE_INTERVAL_MS) {
         hit.lastUsedWrittenAt = now;

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { StatusRepository, type JobRunFacts } from './status.repository';
+import { CacheStatsRegistry } from '../../common/cache-stats';
 
 /** Statuses a failed authentication answers with (DECISIONS.md, "Bad authentication"), 404 aside: see below. */
 function isBadAuthStatus(status: number): boolean {
@@ -50,7 +51,10 @@ export class MetricsService {
     registers: [this.registry],
   });
 
-  constructor(private readonly status: StatusRepository) {
+  constructor(
+    private readonly status: StatusRepository,
+    private readonly caches: CacheStatsRegistry,
+  ) {
     collectDefaultMetrics({ register: this.registry });
     this.registerScrapeGauges();
   }
@@ -71,6 +75,24 @@ export class MetricsService {
   }
 
   private registerScrapeGauges(): void {
+    const caches = this.caches;
+    new Counter({
+      name: 'cache_lookups_total',
+      help: 'Lookups of the verified-token and verified-ApeKey caches by result (hit rate = hit / all)',
+      labelNames: ['cache', 'result'] as const,
+      registers: [this.registry],
+      collect() {
+        // The owners count in plain fields (no label lookup per request); copied here at scrape time.
+        this.reset();
+        for (const [cache, stats] of [
+          ['token', caches.token],
+          ['apeKey', caches.apeKey],
+        ] as const) {
+          this.inc({ cache, result: 'hit' }, stats.hits);
+          this.inc({ cache, result: 'miss' }, stats.misses);
+        }
+      },
+    });
     const status = this.status;
     const pool = (
       name: string,

@@ -4,6 +4,7 @@ import type { AppEnv } from '../../../src/config/env';
 import { gracefulShutdown } from '../../../src/infra/runtime/graceful-shutdown';
 import { DependencyError, preflight } from '../../../src/infra/runtime/preflight';
 import { createUser } from '../../support/factories';
+import { generateKey } from '../ape-keys/support';
 import { startStubServer, type StubServer } from '../../support/stub-server';
 import { createTestApp, type TestApp } from '../../support/test-app';
 
@@ -58,6 +59,31 @@ describe('health probes', () => {
       const res = await t.request('GET', i % 2 ? '/livez' : '/readyz', { ip });
       expect(res.status).toBe(200);
     }
+  });
+
+  it("reports the token and ApeKey caches' hits and misses in /metrics", async () => {
+    const lookups = async (cache: string, result: string) => {
+      const text = (await t.request('GET', '/metrics', { auth: METRICS_AUTH })).text;
+      const line = new RegExp(`cache_lookups_total\\{cache="${cache}",result="${result}"\\} (\\d+)`).exec(
+        text,
+      );
+      return Number(line?.[1] ?? NaN);
+    };
+    const user = await createUser(t.db);
+    const auth = await t.bearer(user.uid);
+    const [tokenHits, tokenMisses] = [await lookups('token', 'hit'), await lookups('token', 'miss')];
+    // First use of a token misses, the next two hit.
+    for (let i = 0; i < 3; i++) expect((await t.request('GET', '/users', { auth })).status).toBe(200);
+    expect(await lookups('token', 'miss')).toBe(tokenMisses + 1);
+    expect(await lookups('token', 'hit')).toBe(tokenHits + 2);
+
+    const key = (await generateKey(t, auth)).apeKey;
+    const [keyHits, keyMisses] = [await lookups('apeKey', 'hit'), await lookups('apeKey', 'miss')];
+    for (let i = 0; i < 2; i++) {
+      expect((await t.request('GET', '/users/streak', { auth: `ApeKey ${key}` })).status).toBe(200);
+    }
+    expect(await lookups('apeKey', 'miss')).toBe(keyMisses + 1);
+    expect(await lookups('apeKey', 'hit')).toBe(keyHits + 1);
   });
 
   it('counts submissions by outcome, 429s and bad authentication in /metrics', async () => {
