@@ -141,6 +141,8 @@ describe('readiness when a dependency fails', () => {
   });
 
   it('reports PostgreSQL refusing connections as 503 naming postgres and counts the pool error', async () => {
+    // A checked-in (idle) pool connection to terminate: its loss is the pool 'error' event that gets counted.
+    expect((await t.request('GET', '/readyz')).status).toBe(200);
     await admin.query(`ALTER DATABASE "${database}" WITH ALLOW_CONNECTIONS false`);
     await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [
       database,
@@ -152,9 +154,14 @@ describe('readiness when a dependency fails', () => {
     expect((await t.request('GET', '/livez')).status).toBe(200);
     await admin.query(`ALTER DATABASE "${database}" WITH ALLOW_CONNECTIONS true`);
     expect((await t.request('GET', '/readyz')).status).toBe(200);
-    expect((await t.request('GET', '/metrics', { auth: METRICS_AUTH })).text).toMatch(
-      /dependency_errors_total\{dependency="postgres"\} [1-9]/,
-    );
+    // The terminated connection's error event arrives on its own schedule: wait for it (up to 5 s) rather than race.
+    const counted = /dependency_errors_total\{dependency="postgres"\} [1-9]/;
+    let text = '';
+    for (let i = 0; i < 50 && !counted.test(text); i++) {
+      if (i > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      text = (await t.request('GET', '/metrics', { auth: METRICS_AUTH })).text;
+    }
+    expect(text).toMatch(counted);
   });
 });
 
