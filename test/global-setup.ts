@@ -24,7 +24,13 @@ export default async function globalSetup(): Promise<void> {
   // private, startEmbeddedPostgres moves the cluster somewhere that user can reach.
   chmodSync(dir, 0o755);
   const [postgres, redis] = await Promise.all([
-    startEmbeddedPostgres({ dataDir: join(dir, 'pg'), persistent: false, database: TEMPLATE_DATABASE }),
+    // A parent that does not exist yet, as `.data/` on a fresh checkout's `npm run dev` and `.bench-data/` on the first
+    // `npm run bench`: as root, the start must leave it reachable for the postgres user (every run proves it).
+    startEmbeddedPostgres({
+      dataDir: join(dir, 'stores', 'pg'),
+      persistent: false,
+      database: TEMPLATE_DATABASE,
+    }),
     startRedisServer({ databases: 1024 }),
   ]);
   const db = createDatabase({ url: postgres.url, poolMax: 1 });

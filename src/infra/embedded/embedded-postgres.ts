@@ -189,6 +189,9 @@ export async function startEmbeddedPostgres(
   const clusterDir = clusterDirFor(options, user);
   const port = options.port ?? (await freePort());
 
+  // Missing parents get the default mode: a recursive mkdir with 0o700 would close them (`.bench-data`, `.data`) to
+  // the server's user, who could then not read the password file beside the cluster.
+  mkdirSync(dirname(clusterDir), { recursive: true });
   mkdirSync(clusterDir, { recursive: true, mode: 0o700 });
   if (user) chownSync(clusterDir, user.uid, user.gid);
   if (!existsSync(join(clusterDir, 'PG_VERSION'))) await initdb(binaries.initdb, clusterDir, user);
