@@ -94,13 +94,13 @@ function parseRunArgs(argv: string[]) {
   };
 }
 
-/** The Node flags of `npm start` (package.json), so our server runs here as it runs in production. */
+/**
+ * The Node flags `npm start` gives our server by default (`scripts/start.sh` adds the heap cap to NODE_OPTIONS unless
+ * one is set there), so it runs here as it runs in production.
+ */
 function startNodeFlags(): string[] {
-  const pkg = JSON.parse(readFileSync(resolve(__dirname, '../../package.json'), 'utf8')) as {
-    scripts?: { start?: string };
-  };
-  const words = (pkg.scripts?.start ?? '').split(/\s+/);
-  return words.slice(words.indexOf('node') + 1).filter((word) => word.startsWith('--'));
+  const script = readFileSync(resolve(__dirname, '../../scripts/start.sh'), 'utf8');
+  return [...new Set(script.match(/--max-old-space-size=\d+/g) ?? [])];
 }
 
 /** The sizes to seed: the flags, else what an earlier run seeded, else the defaults. */
