@@ -1,9 +1,8 @@
+import type { TerminalIo } from '../infra/runtime/terminal-io';
 import type { INestApplicationContext, Type } from '@nestjs/common';
 import type { Command } from 'commander';
 
-export interface CliIo {
-  out(line: string): void;
-  err(line: string): void;
+export interface CliIo extends TerminalIo {
   /** Where progress bars go (default: stderr, drawn only on a terminal). */
   progress?: NodeJS.WritableStream;
 }

@@ -1,13 +1,9 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { startDevStack } from '../embedded/dev-stack';
 import { describeTarget } from '../runtime/target';
+import { TERMINAL_IO, type TerminalIo } from '../runtime/terminal-io';
 import { createDatabase } from './database';
 import { migrateDown, migrateToLatest } from './migrator';
-
-export interface MigrateIo {
-  out(line: string): void;
-  err(line: string): void;
-}
 
 const REFUSAL =
   'DATABASE_URL is not set: refusing to guess a database. Set DATABASE_URL, or pass --dev to migrate the dev ' +
@@ -23,7 +19,7 @@ function direction(value: string): 'latest' | 'down' {
  * when asked for with --dev. Prints the target (without password) before it changes anything. Returns the exit
  * code: 0 done, 1 failed, 2 usage.
  */
-export async function runMigrate(argv: string[], io: MigrateIo, source: NodeJS.ProcessEnv): Promise<number> {
+export async function runMigrate(argv: string[], io: TerminalIo, source: NodeJS.ProcessEnv): Promise<number> {
   let options: { dev?: boolean } = {};
   let which: 'latest' | 'down' = 'latest';
   const program = new Command('npm run migrate --')
@@ -68,14 +64,10 @@ export async function runMigrate(argv: string[], io: MigrateIo, source: NodeJS.P
 }
 
 if (require.main === module) {
-  runMigrate(
-    process.argv.slice(2),
-    { out: (l) => console.log(l), err: (l) => console.error(l) },
-    process.env,
-  ).then(
+  runMigrate(process.argv.slice(2), TERMINAL_IO, process.env).then(
     (code) => process.exit(code),
     (e: unknown) => {
-      console.error(e instanceof Error ? e.message : e);
+      TERMINAL_IO.err(e instanceof Error ? e.message : String(e));
       process.exit(1);
     },
   );
