@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { sql } from 'kysely';
 import { DATABASE, type Database } from '../../infra/database/database';
+import { upsertTagBests } from './submission-write.statement';
 
 /** What decides whether a stored result is a tag's personal best. */
 export interface TaggedResult {
@@ -111,47 +112,10 @@ export class ResultTagsRepository {
         .execute();
       const tagPbs = decideTagPbs(result, tags);
       if (tagPbs.length > 0) {
-        await trx
-          .insertInto('tag_personal_bests')
-          .values(
-            tagPbs.map((tagId) => ({
-              tag_id: tagId,
-              uid,
-              mode: result.mode,
-              mode2: result.mode2,
-              language: result.language,
-              difficulty: result.difficulty,
-              punctuation: result.punctuation,
-              numbers: result.numbers,
-              lazy_mode: result.lazyMode,
-              wpm: result.wpm,
-              acc: result.acc,
-              raw: result.raw,
-              consistency: result.consistency,
-              timestamp: now,
-            })),
-          )
-          .onConflict((oc) =>
-            oc
-              .columns([
-                'tag_id',
-                'mode',
-                'mode2',
-                'language',
-                'difficulty',
-                'punctuation',
-                'numbers',
-                'lazy_mode',
-              ])
-              .doUpdateSet({
-                wpm: sql`excluded.wpm`,
-                acc: sql`excluded.acc`,
-                raw: sql`excluded.raw`,
-                consistency: sql`excluded.consistency`,
-                timestamp: sql`excluded.timestamp`,
-              }),
-          )
-          .execute();
+        const r = result;
+        const values = sql`${r.mode}, ${r.mode2}, ${r.language}, ${r.difficulty}, ${r.punctuation}, ${r.numbers},
+          ${r.lazyMode}, ${r.wpm}, ${r.acc}, ${r.raw}, ${r.consistency}, ${now}`;
+        await upsertTagBests(uid, tagPbs, values).execute(trx);
       }
       return { status: 'retagged' as const, tagPbs };
     });

@@ -13,6 +13,20 @@ const PB_UPDATE = sql.raw(
   'wpm = excluded.wpm, acc = excluded.acc, raw = excluded.raw, consistency = excluded.consistency, timestamp = excluded.timestamp',
 );
 
+/**
+ * Records a result as the best of each of `tagIds` (its bucket and figures in `pbValues`, in `PB_COLUMNS` order):
+ * the submission's write statement and re-tagging an old result (`PATCH /results/tags`) share it.
+ */
+export function upsertTagBests(
+  uid: unknown,
+  tagIds: unknown,
+  pbValues: RawBuilder<unknown>,
+): RawBuilder<unknown> {
+  return sql`INSERT INTO tag_personal_bests (tag_id, uid, ${PB_COLUMNS})
+    SELECT tag_id, ${uid}, ${pbValues} FROM unnest(${tagIds}::text[]) AS tag_id
+    ON CONFLICT (tag_id, ${PB_KEY}) DO UPDATE SET ${PB_UPDATE}`;
+}
+
 /** Every value of the write statement by name, so it can be a PreparedQuery (its shape is fixed per variant). */
 export type WriteValues = { [C in ResultColumn as `result_${C}`]: NewResultRow[C] } & {
   uid: string;
@@ -132,12 +146,7 @@ export function writeStatement(v: WriteValues, isPb: boolean, tagBests: boolean)
       INSERT INTO personal_bests (uid, ${PB_COLUMNS}) VALUES (${v.uid}, ${pbValues})
       ON CONFLICT (uid, ${PB_KEY}) DO UPDATE SET ${PB_UPDATE})`);
   }
-  if (tagBests) {
-    parts.push(sql`tag_bests AS (
-      INSERT INTO tag_personal_bests (tag_id, uid, ${PB_COLUMNS})
-      SELECT tag_id, ${v.uid}, ${pbValues} FROM unnest(${v.tag_pb_ids}::text[]) AS tag_id
-      ON CONFLICT (tag_id, ${PB_KEY}) DO UPDATE SET ${PB_UPDATE})`);
-  }
+  if (tagBests) parts.push(sql`tag_bests AS (${upsertTagBests(v.uid, v.tag_pb_ids, pbValues)})`);
   parts.push(sql`activity AS (
     INSERT INTO test_activity (uid, day, tests) VALUES (${v.uid}, ${v.activity_day}, 1)
     ON CONFLICT (uid, day) DO UPDATE SET tests = test_activity.tests + 1)`);
