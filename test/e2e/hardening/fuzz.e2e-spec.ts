@@ -1,9 +1,8 @@
 import fc from 'fast-check';
-import { sql } from 'kysely';
 import { createUser } from '../../support/factories';
 import { createTestApp, type TestApp } from '../../support/test-app';
 import { routeTable, type RouteInfo } from './route-table';
-import { UNLIMITED_CONFIGURATION, UNLIMITED_ENV } from './support';
+import { stateDigest, UNLIMITED_CONFIGURATION, UNLIMITED_ENV } from './support';
 
 /** Bounded: a few hundred requests keep the suite well under a minute on a shared machine. */
 const NUM_RUNS = Number(process.env.FUZZ_RUNS ?? 1_000);
@@ -260,26 +259,6 @@ function cases(routes: RouteInfo[]): fc.Arbitrary<Case> {
 
 // ---- the property ------------------------------------------------------------------------------------------------
 
-const TABLES = [
-  'ape_keys',
-  'connections',
-  'custom_themes',
-  'inbox_mail',
-  'new_quotes',
-  'personal_bests',
-  'presets',
-  'quote_reports',
-  'release_jobs',
-  'results',
-  'tag_personal_bests',
-  'tags',
-  'test_activity',
-  'user_configs',
-  'users',
-  'user_permissions',
-  'server_configuration',
-];
-
 /** Admin, quote moderator and premium for life, so permission and premium checks let requests through to handlers. */
 const ACCOUNT = { permissions: ['admin', 'quoteMod'] as ('admin' | 'quoteMod')[], premiumExpiresAt: -1 };
 
@@ -318,15 +297,7 @@ describe('fuzz: hostile requests over every route', () => {
     await t.close();
   });
 
-  /** Every table's row count, the user's row and the server configuration: unchanged by any refused request. */
-  async function digest(): Promise<string> {
-    const counts = sql.join(TABLES.map((table) => sql`(SELECT count(*) FROM ${sql.table(table)})`));
-    const { rows } = await sql<{ d: unknown }>`
-      SELECT json_build_array(${counts},
-        (SELECT row_to_json(u) FROM users u WHERE uid = ${uid}),
-        (SELECT json_agg(c) FROM server_configuration c)) AS d`.execute(t.db);
-    return JSON.stringify(rows[0]?.d);
-  }
+  const digest = () => stateDigest(t, uid);
 
   it('reads the route table from the running app', () => {
     expect(routes.length).toBeGreaterThan(50);

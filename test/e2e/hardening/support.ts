@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { RATE_LIMIT_CLASSES } from '../../../src/common/rate-limit/rate-limit-classes';
 import type { AppEnv } from '../../../src/config/env';
 import type { DeepPartial, ServerConfiguration } from '../../../src/config/server-configuration.schema';
@@ -16,37 +17,39 @@ export const UNLIMITED_CONFIGURATION: DeepPartial<ServerConfiguration> = {
   apeKeys: { apeKeySaltRounds: 4 },
 };
 
-/** Row counts of every table a request could write to, plus the user's own row, as one comparable value. */
+/** Every table a request could write to (the refusal property: none of them changes). */
+const WRITABLE_TABLES = [
+  'ape_keys',
+  'connections',
+  'custom_themes',
+  'inbox_mail',
+  'new_quotes',
+  'personal_bests',
+  'presets',
+  'psas',
+  'quote_ratings',
+  'quote_reports',
+  'release_jobs',
+  'result_filter_presets',
+  'results',
+  'tag_personal_bests',
+  'tags',
+  'test_activity',
+  'user_configs',
+  'user_permissions',
+  'user_quote_ratings',
+  'users',
+  'server_configuration',
+] as const;
+
+/** Every writable table's row count, the user's row and the server configuration, in one round trip. */
 export async function stateDigest(t: TestApp, uid: string): Promise<string> {
-  const tables = [
-    'ape_keys',
-    'connections',
-    'custom_themes',
-    'inbox_mail',
-    'new_quotes',
-    'personal_bests',
-    'presets',
-    'quote_reports',
-    'release_jobs',
-    'results',
-    'tag_personal_bests',
-    'tags',
-    'test_activity',
-    'user_configs',
-    'users',
-  ] as const;
-  const counts = await Promise.all(
-    tables.map(async (table) => {
-      const row = await t.db
-        .selectFrom(table)
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow();
-      return `${table}=${row.n}`;
-    }),
-  );
-  const user = await t.db.selectFrom('users').selectAll().where('uid', '=', uid).executeTakeFirst();
-  const configuration = await t.db.selectFrom('server_configuration').selectAll().execute();
-  return JSON.stringify({ counts, user, configuration });
+  const counts = sql.join(WRITABLE_TABLES.map((table) => sql`(SELECT count(*) FROM ${sql.table(table)})`));
+  const { rows } = await sql<{ d: unknown }>`
+    SELECT json_build_array(${counts},
+      (SELECT row_to_json(u) FROM users u WHERE uid = ${uid}),
+      (SELECT json_agg(c) FROM server_configuration c)) AS d`.execute(t.db);
+  return JSON.stringify(rows[0]?.d);
 }
 
 /** The error envelope: a string message, `data: null`, nothing else but the optional validation list or error id. */
