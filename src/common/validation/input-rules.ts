@@ -63,7 +63,8 @@ function leafProblem(value: unknown): Record<string, string> | undefined {
  * - `null` is refused on optional fields unless they are `@Nullable()`;
  * - strings (values and keys) may hold no NUL and no unpaired surrogate;
  * - numbers are finite and within the safe-integer range (1e400, 99999999999999999999).
- * Without `instance` only the value as received is checked (no nullability). Returned as class-validator errors, to
+ * Without `instance` the value as received is checked (no nullability); with it (after transform) only nullability
+ * and the leaves the transform changed, the rest having been checked already. Returned as class-validator errors, to
  * be merged with its own and formatted the same way.
  */
 export function inputRuleErrors(input: unknown, instance?: unknown): ValidationError[] {
@@ -75,13 +76,17 @@ export function inputRuleErrors(input: unknown, instance?: unknown): ValidationE
   const optional = cls ? optionalPropertiesOf(cls) : undefined;
   for (const key of Object.keys(input)) {
     const constraints: Record<string, string> = {};
-    if (key in Object.prototype) constraints.whitelistValidation = `property ${key} should not exist`;
-    if (hasBadCharacters(key)) constraints.badKey = `key ${BAD_STRING_MESSAGE}`;
+    // The pipe checks the value as received first: keys and unconverted leaves need no second look after transform.
+    if (!converted && key in Object.prototype)
+      constraints.whitelistValidation = `property ${key} should not exist`;
+    if (!converted && hasBadCharacters(key)) constraints.badKey = `key ${BAD_STRING_MESSAGE}`;
     const raw = input[key];
     const value = converted && Object.prototype.hasOwnProperty.call(converted, key) ? converted[key] : raw;
     if (raw === null && optional?.has(key)) constraints.isNotNull = NULL_MESSAGE;
-    Object.assign(constraints, leafProblem(value));
-    const children = isObject(raw) ? inputRuleErrors(raw, isObject(value) ? value : undefined) : [];
+    if (!converted || value !== raw) Object.assign(constraints, leafProblem(value));
+    const children = isObject(raw)
+      ? inputRuleErrors(raw, converted && isObject(value) ? value : undefined)
+      : [];
     if (Object.keys(constraints).length > 0 || children.length > 0) {
       // A bad key is named escaped (`a\u0000`), so the message itself stays printable text.
       errors.push(error(constraints.badKey ? JSON.stringify(key).slice(1, -1) : key, constraints, children));
@@ -96,8 +101,11 @@ function arrayRuleErrors(input: unknown[], converted: unknown[] | undefined): Va
   for (let i = 0; i < input.length; i++) {
     const raw = input[i];
     const value = converted && i < converted.length ? converted[i] : raw;
-    const problem = leafProblem(value);
-    const children = isObject(raw) ? inputRuleErrors(raw, isObject(value) ? value : undefined) : [];
+    // After transform only converted leaves are new (result bodies: thousands of unchanged numbers).
+    const problem = !converted || value !== raw ? leafProblem(value) : undefined;
+    const children = isObject(raw)
+      ? inputRuleErrors(raw, converted && isObject(value) ? value : undefined)
+      : [];
     if (problem || children.length > 0) errors.push(error(String(i), problem ?? {}, children));
   }
   return errors;
