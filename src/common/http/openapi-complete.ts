@@ -205,7 +205,7 @@ function successResponse(
   const declared = (op.responses['200'] ?? op.responses['201']) as ResponseObject | undefined;
   // A route that declared its own content (e.g. /metrics, plain text) keeps it.
   if (declared?.content) return { ...declared, description: declared.description || 'Success.' };
-  // The payload's shape, when the handler's return type names one (src/openapi-payloads.ts); else any value.
+  // The payload's shape, when the handler's return type names one (src/generated/openapi-payloads.ts); else any value.
   const schema = payload
     ? {
         type: 'object',

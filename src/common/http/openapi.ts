@@ -1,8 +1,8 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject, type PathItemObject } from '@nestjs/swagger';
 import type { AppEnv } from '../../config/env';
-import loadOpenApiMetadata from '../../openapi-metadata';
-import { PAYLOAD_SCHEMAS } from '../../openapi-payloads';
+import loadOpenApiMetadata from '../../generated/openapi-metadata';
+import { PAYLOAD_SCHEMAS } from '../../generated/openapi-payloads';
 import { completeDocument } from './openapi-complete';
 import { collectRouteFacts } from './openapi-routes';
 
@@ -36,7 +36,7 @@ function probePaths(): Record<string, PathItemObject> {
 
 /**
  * The OpenAPI document of the app, built once at start: @nestjs/swagger's scan (with the plugin's DTO metadata from
- * src/openapi-metadata.ts, so swc builds and jest see what `nest build` sees), completed from the routes' policy
+ * src/generated/openapi-metadata.ts, so swc builds and jest see what `nest build` sees), completed from the routes' policy
  * metadata (openapi-complete.ts).
  */
 export async function buildApiDocument(

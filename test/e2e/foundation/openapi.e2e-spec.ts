@@ -231,7 +231,7 @@ describe('OpenAPI document', () => {
     );
   });
 
-  it('is built from current generated metadata (src/openapi-metadata.ts, src/openapi-payloads.ts)', async () => {
+  it('is built from current generated metadata (src/generated/openapi-metadata.ts, src/generated/openapi-payloads.ts)', async () => {
     // The generated file is what swc builds and jest see; a DTO changed without regenerating it fails here.
     const { stdout } = await promisify(execFile)(process.execPath, [
       'scripts/openapi-metadata.mjs',

@@ -47,7 +47,7 @@ export class PresetConfigDto extends PartialConfigDto {
   tags?: string[];
 }
 
-// Exported so the API document (src/openapi-metadata.ts) can reach its fields.
+// Exported so the API document (src/generated/openapi-metadata.ts) can reach its fields.
 export class PresetFieldsDto {
   @IsString()
   @Length(1, 16)

@@ -2,17 +2,17 @@
 /* eslint-disable */
 export default async () => {
   const t = {
-    ['./modules/results/dto/completed-result.dto']: require('./modules/results/dto/completed-result.dto'),
-    ['./modules/users/dto/collections.dto']: require('./modules/users/dto/collections.dto'),
-    ['./modules/users/dto/profile.dto']: require('./modules/users/dto/profile.dto'),
-    ['./modules/admin/dto/admin.dto']: require('./modules/admin/dto/admin.dto'),
-    ['./modules/presets/dto/preset.dto']: require('./modules/presets/dto/preset.dto'),
+    ['./modules/results/dto/completed-result.dto']: require('../modules/results/dto/completed-result.dto'),
+    ['./modules/users/dto/collections.dto']: require('../modules/users/dto/collections.dto'),
+    ['./modules/users/dto/profile.dto']: require('../modules/users/dto/profile.dto'),
+    ['./modules/admin/dto/admin.dto']: require('../modules/admin/dto/admin.dto'),
+    ['./modules/presets/dto/preset.dto']: require('../modules/presets/dto/preset.dto'),
   };
   return {
     '@nestjs/swagger': {
       models: [
         [
-          require('./modules/inbox/dto/update-inbox.dto'),
+          require('../modules/inbox/dto/update-inbox.dto'),
           {
             UpdateInboxDto: {
               mailIdsToMarkRead: {
@@ -33,7 +33,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/quotes/dto/quote-action.dto'),
+          require('../modules/quotes/dto/quote-action.dto'),
           {
             RejectQuoteDto: { quoteId: { required: true, type: () => String } },
             ApproveQuoteDto: {
@@ -53,7 +53,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/quotes/dto/report-quote.dto'),
+          require('../modules/quotes/dto/report-quote.dto'),
           {
             ReportQuoteDto: {
               quoteId: {
@@ -87,7 +87,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/quotes/dto/submit-quote.dto'),
+          require('../modules/quotes/dto/submit-quote.dto'),
           {
             SubmitQuoteDto: {
               text: { required: true, type: () => String, minLength: 60 },
@@ -102,7 +102,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/quotes/dto/quote-rating.dto'),
+          require('../modules/quotes/dto/quote-rating.dto'),
           {
             QuoteRatingQueryDto: {
               quoteId: { required: true, type: () => Number, minimum: 0, maximum: 2147483647 },
@@ -112,11 +112,11 @@ export default async () => {
           },
         ],
         [
-          require('./modules/connections/dto/connection-id.params'),
+          require('../modules/connections/dto/connection-id.params'),
           { ConnectionIdParams: { id: { required: true, type: () => String } } },
         ],
         [
-          require('./modules/connections/dto/create-connection.dto'),
+          require('../modules/connections/dto/create-connection.dto'),
           {
             CreateConnectionDto: {
               receiverName: {
@@ -130,7 +130,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/connections/dto/list-connections.query'),
+          require('../modules/connections/dto/list-connections.query'),
           {
             ListConnectionsQuery: {
               status: { required: false, type: () => Object },
@@ -139,11 +139,11 @@ export default async () => {
           },
         ],
         [
-          require('./modules/connections/dto/update-connection.dto'),
+          require('../modules/connections/dto/update-connection.dto'),
           { UpdateConnectionDto: { status: { required: true, enum: ['accepted', 'rejected', 'blocked'] } } },
         ],
         [
-          require('./modules/results/dto/completed-result.dto'),
+          require('../modules/results/dto/completed-result.dto'),
           {
             IncompleteTestDto: {
               acc: { required: true, type: () => Number, minimum: 0, maximum: 100 },
@@ -216,7 +216,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/results/dto/get-results-query.dto'),
+          require('../modules/results/dto/get-results-query.dto'),
           {
             GetResultsQueryDto: {
               limit: {
@@ -233,11 +233,11 @@ export default async () => {
           },
         ],
         [
-          require('./modules/results/dto/result-id-param.dto'),
+          require('../modules/results/dto/result-id-param.dto'),
           { ResultIdParamDto: { resultId: { required: true, type: () => String } } },
         ],
         [
-          require('./modules/results/dto/submit-result.dto'),
+          require('../modules/results/dto/submit-result.dto'),
           {
             SubmitResultDto: {
               result: {
@@ -247,9 +247,9 @@ export default async () => {
             },
           },
         ],
-        [require('./modules/results/dto/submit-result.pipe'), { SubmitResultPipe: {} }],
+        [require('../modules/results/dto/submit-result.pipe'), { SubmitResultPipe: {} }],
         [
-          require('./modules/results/dto/update-result-tags.dto'),
+          require('../modules/results/dto/update-result-tags.dto'),
           {
             UpdateResultTagsDto: {
               tagIds: { required: true, type: () => [String], maxItems: 100 },
@@ -258,7 +258,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/leaderboards/dto/leaderboard-queries'),
+          require('../modules/leaderboards/dto/leaderboard-queries'),
           {
             BoardQuery: {
               language: { required: true, type: () => String },
@@ -288,7 +288,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/users/dto/account.dto'),
+          require('../modules/users/dto/account.dto'),
           {
             SignupDto: {
               name: { required: true, type: () => String },
@@ -323,7 +323,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/users/dto/collections.dto'),
+          require('../modules/users/dto/collections.dto'),
           {
             AddTagDto: { tagName: { required: true, type: () => String } },
             EditTagDto: {
@@ -352,7 +352,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/users/dto/profile.dto'),
+          require('../modules/users/dto/profile.dto'),
           {
             SocialProfilesDto: {
               twitter: { required: false, type: () => String, maxLength: 15 },
@@ -386,7 +386,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/users/dto/result-filters.dto'),
+          require('../modules/users/dto/result-filters.dto'),
           {
             ResultFiltersDto: {
               _id: { required: true, type: () => String },
@@ -414,7 +414,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/users/dto/report.dto'),
+          require('../modules/users/dto/report.dto'),
           {
             ReportUserDto: {
               uid: { required: true, type: () => String, minLength: 1, maxLength: 128 },
@@ -440,7 +440,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/users/dto/stats.dto'),
+          require('../modules/users/dto/stats.dto'),
           {
             PersonalBestsQueryDto: {
               mode: { required: false, type: () => String },
@@ -456,7 +456,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/admin/dto/admin.dto'),
+          require('../modules/admin/dto/admin.dto'),
           {
             AdminUidDto: { uid: { required: true, type: () => String } },
             AcceptedReportDto: { reportId: { required: true, type: () => String, maxLength: 100 } },
@@ -488,7 +488,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/ape-keys/dto/ape-key.dto'),
+          require('../modules/ape-keys/dto/ape-key.dto'),
           {
             CreateApeKeyDto: {
               name: { required: true, type: () => String, minLength: 1, maxLength: 20 },
@@ -502,7 +502,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/configuration/dto/patch-configuration.dto'),
+          require('../modules/configuration/dto/patch-configuration.dto'),
           {
             PatchConfigurationDto: {
               configuration: { required: true, type: 'object', additionalProperties: true },
@@ -510,7 +510,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/presets/dto/preset.dto'),
+          require('../modules/presets/dto/preset.dto'),
           {
             PresetConfigDto: {
               tags: { required: false, type: () => [String], maxLength: 50, pattern: '^[a-zA-Z0-9_]+$' },
@@ -553,7 +553,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/public-stats/dto/speed-histogram.query'),
+          require('../modules/public-stats/dto/speed-histogram.query'),
           {
             SpeedHistogramQueryDto: {
               language: { required: true, type: () => String },
@@ -565,7 +565,7 @@ export default async () => {
       ],
       controllers: [
         [
-          require('./modules/inbox/inbox.controller'),
+          require('../modules/inbox/inbox.controller'),
           {
             InboxController: {
               list: { summary: "The caller's mail, newest first, and the inbox capacity." },
@@ -576,7 +576,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/quotes/quote-ratings.controller'),
+          require('../modules/quotes/quote-ratings.controller'),
           {
             QuoteRatingsController: {
               get: { summary: "A quote's rating aggregate, or null when nobody rated it." },
@@ -585,7 +585,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/quotes/quotes.controller'),
+          require('../modules/quotes/quotes.controller'),
           {
             QuotesController: {
               listPending: { summary: 'The oldest pending submissions (moderators).' },
@@ -600,7 +600,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/connections/connections.controller'),
+          require('../modules/connections/connections.controller'),
           {
             ConnectionsController: {
               list: {
@@ -614,7 +614,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/connections/friends.controller'),
+          require('../modules/connections/friends.controller'),
           {
             FriendsController: {
               list: { summary: "Profiles of the caller's accepted connections, then the caller." },
@@ -622,7 +622,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/results/results.controller'),
+          require('../modules/results/results.controller'),
           {
             ResultsController: {
               submit: {
@@ -642,7 +642,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/leaderboards/leaderboards.controller'),
+          require('../modules/leaderboards/leaderboards.controller'),
           {
             LeaderboardsController: {
               allTimePage: {
@@ -659,7 +659,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/users/chat/users-chat.controller'),
+          require('../modules/users/chat/users-chat.controller'),
           {
             UsersChatController: {
               oauth: {},
@@ -672,7 +672,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/users/users-account.controller'),
+          require('../modules/users/users-account.controller'),
           {
             UsersAccountController: {
               delete: {
@@ -686,7 +686,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/users/users-collections.controller'),
+          require('../modules/users/users-collections.controller'),
           {
             UsersCollectionsController: {
               listTags: {},
@@ -708,11 +708,11 @@ export default async () => {
           },
         ],
         [
-          require('./modules/users/users-filter-presets.controller'),
+          require('../modules/users/users-filter-presets.controller'),
           { UsersFilterPresetsController: { add: {}, delete: {} } },
         ],
         [
-          require('./modules/users/users-profile.controller'),
+          require('../modules/users/users-profile.controller'),
           {
             UsersProfileController: {
               get: { summary: 'A public profile by name (case-insensitive) or, with `isUid`, by uid.' },
@@ -722,7 +722,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/users/users-requests.controller'),
+          require('../modules/users/users-requests.controller'),
           {
             UsersRequestsController: {
               verificationEmail: {
@@ -736,7 +736,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/users/users-stats.controller'),
+          require('../modules/users/users-stats.controller'),
           {
             UsersStatsController: {
               personalBests: { summary: "All personal bests, or one mode's, or one mode2's list." },
@@ -762,7 +762,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/users/users.controller'),
+          require('../modules/users/users.controller'),
           {
             UsersController: {
               get: { summary: 'The caller\'s account (spec "User").' },
@@ -783,7 +783,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/admin/admin.controller'),
+          require('../modules/admin/admin.controller'),
           {
             AdminController: {
               check: { summary: 'Whether the caller may use the admin area.' },
@@ -799,7 +799,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/configs/configs.controller'),
+          require('../modules/configs/configs.controller'),
           {
             ConfigsController: {
               get: { summary: "The caller's configuration: every key, defaults where nothing was saved." },
@@ -809,7 +809,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/ape-keys/ape-keys.controller'),
+          require('../modules/ape-keys/ape-keys.controller'),
           {
             ApeKeysController: {
               list: { summary: "The caller's keys, by id; never a secret or hash." },
@@ -820,7 +820,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/configuration/configuration.controller'),
+          require('../modules/configuration/configuration.controller'),
           {
             ConfigurationController: {
               get: { summary: 'The whole server configuration document.' },
@@ -835,11 +835,11 @@ export default async () => {
           },
         ],
         [
-          require('./modules/presets/presets.controller'),
+          require('../modules/presets/presets.controller'),
           { PresetsController: { list: {}, add: {}, edit: {}, remove: {} } },
         ],
         [
-          require('./modules/psas/psas.controller'),
+          require('../modules/psas/psas.controller'),
           {
             PsasController: {
               list: { summary: 'The current announcements; the original client asks on every page load.' },
@@ -847,7 +847,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/public-stats/public-stats.controller'),
+          require('../modules/public-stats/public-stats.controller'),
           {
             PublicStatsController: {
               speedHistogram: { summary: 'How many all-time board entries fall in each 10-wpm bucket.' },
@@ -856,7 +856,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/status/status.controller'),
+          require('../modules/status/status.controller'),
           {
             StatusController: {
               getStatus: { summary: 'API status: process uptime in milliseconds and the build version.' },
@@ -869,7 +869,7 @@ export default async () => {
           },
         ],
         [
-          require('./modules/webhooks/webhooks.controller'),
+          require('../modules/webhooks/webhooks.controller'),
           {
             WebhooksController: {
               githubRelease: {
