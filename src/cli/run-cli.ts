@@ -10,7 +10,7 @@ import { DatabaseModule } from '../infra/database/database.module';
 import { startDevStack } from '../infra/embedded/dev-stack';
 import { RedisModule } from '../infra/redis/redis.module';
 import { DependencyError, preflight } from '../infra/runtime/preflight';
-import { describeTarget } from '../infra/runtime/target';
+import { describeRedisTarget, describeTarget } from '../infra/runtime/target';
 import type { CliContext, CliIo, CommandGroup } from './cli-context';
 import { UsageError } from './cli-context';
 import { leaderboardsCommands } from './commands/leaderboards';
@@ -49,7 +49,9 @@ async function resolveTarget(source: NodeJS.ProcessEnv, dev: boolean, io: CliIo)
   if (!source.DATABASE_URL && !dev) throw new UsageError(REFUSAL);
   let stack: { databaseUrl: string; redisUrl: string; stop(): Promise<void> } | undefined;
   if (!source.DATABASE_URL) {
-    stack = await startDevStack({ dataDir: source.DEV_DATA_DIR ?? '.data', redisUrl: source.REDIS_URL });
+    // A Redis Cluster named in the environment is used as is: the dev stack then starts PostgreSQL only.
+    const redisUrl = source.REDIS_URL ?? (source.REDIS_CLUSTER_NODES ? 'redis://unused' : undefined);
+    stack = await startDevStack({ dataDir: source.DEV_DATA_DIR ?? '.data', redisUrl });
   }
   try {
     const env = loadEnv(
@@ -57,13 +59,13 @@ async function resolveTarget(source: NodeJS.ProcessEnv, dev: boolean, io: CliIo)
         ...source,
         MODE: source.MODE ?? (stack ? 'dev' : 'production'),
         DATABASE_URL: source.DATABASE_URL ?? stack?.databaseUrl,
-        REDIS_URL: source.REDIS_URL ?? stack?.redisUrl,
+        REDIS_URL: source.REDIS_URL ?? (source.REDIS_CLUSTER_NODES ? undefined : stack?.redisUrl),
         JOBS_ENABLED: 'false',
       },
       { authProvider: 'none' },
     );
     io.err(
-      `target: ${describeTarget(env.databaseUrl)} and ${describeTarget(env.redisUrl)}` +
+      `target: ${describeTarget(env.databaseUrl)} and ${describeRedisTarget(env)}` +
         (stack ? ` (dev data directory ${source.DEV_DATA_DIR ?? '.data'})` : ''),
     );
     return { env, stop: async () => stack?.stop() };

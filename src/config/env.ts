@@ -15,7 +15,15 @@ export interface AppEnv {
   databaseStatementTimeoutMs: number;
   /** How long a request waits for a pool connection (and a new connection for its handshake) before failing (503). */
   databaseConnectTimeoutMs: number;
+  /** A single Redis server (`REDIS_URL`); empty when `redisClusterNodes` names a Redis Cluster instead. */
   redisUrl: string;
+  /** Seed nodes of a Redis Cluster (`REDIS_CLUSTER_NODES`); empty for a single server. */
+  redisClusterNodes: RedisNode[];
+  /**
+   * Put before every Redis key (`REDIS_KEY_PREFIX`), so several deployments (or test apps) can share one Redis or
+   * Cluster, where logical databases do not exist. Never contains a hash tag: the key's own tag picks the slot.
+   */
+  redisKeyPrefix: string;
   /** A Redis command not answered within this many ms fails (no request waits on a dead Redis for long). */
   redisCommandTimeoutMs: number;
   redisConnectTimeoutMs: number;
@@ -49,6 +57,11 @@ export interface AppEnv {
   metrics: { port?: number; host: string; token?: string };
   /** Swagger UI and the OpenAPI document at `/docs`. */
   docsEnabled: boolean;
+}
+
+export interface RedisNode {
+  host: string;
+  port: number;
 }
 
 export class EnvError extends Error {}
@@ -99,6 +112,25 @@ function corsOrigins(src: Source): string[] | '*' | undefined {
   return origins;
 }
 
+/** `host:port,host:port`: the nodes a Redis Cluster client starts from (it discovers the rest itself). */
+export function parseRedisClusterNodes(raw: string): RedisNode[] {
+  const nodes = raw.split(',').map((entry) => {
+    const match = /^\s*([^\s:]+|\[[0-9a-fA-F:]+\]):(\d{1,5})\s*$/.exec(entry);
+    const port = Number(match?.[2]);
+    if (!match || port < 1 || port > 65535)
+      throw new EnvError(`REDIS_CLUSTER_NODES must be a comma-separated list of host:port (got "${entry.trim()}")`);
+    return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
+  });
+  return nodes;
+}
+
+function redisKeyPrefix(src: Source, fallback: string): string {
+  const prefix = str(src, 'REDIS_KEY_PREFIX') ?? fallback;
+  // A brace in the prefix would become the hash tag of every key and put all of them in one slot.
+  if (/[{}\s]/.test(prefix)) throw new EnvError('REDIS_KEY_PREFIX must not contain braces or whitespace');
+  return prefix;
+}
+
 function metricsToken(src: Source): string | undefined {
   const token = str(src, 'METRICS_TOKEN');
   if (token !== undefined && token.length < METRICS_TOKEN_MIN_LENGTH)
@@ -133,8 +165,15 @@ export function loadEnv(src: Source = process.env, defaults: Partial<AppEnv> = {
 
   const databaseUrl = str(src, 'DATABASE_URL') ?? defaults.databaseUrl;
   if (!databaseUrl) missing.push('DATABASE_URL (postgres://user:password@host:5432/db)');
-  const redisUrl = str(src, 'REDIS_URL') ?? defaults.redisUrl;
-  if (!redisUrl) missing.push('REDIS_URL (redis://host:6379)');
+  const clusterRaw = str(src, 'REDIS_CLUSTER_NODES');
+  const redisClusterNodes = clusterRaw ? parseRedisClusterNodes(clusterRaw) : (defaults.redisClusterNodes ?? []);
+  // Both at once would leave the reader guessing which Redis the service writes to: refuse rather than pick one.
+  if (clusterRaw && str(src, 'REDIS_URL'))
+    throw new EnvError('Set either REDIS_URL (one server) or REDIS_CLUSTER_NODES (a Redis Cluster), not both');
+  const redisUrl =
+    redisClusterNodes.length > 0 ? '' : (str(src, 'REDIS_URL') ?? defaults.redisUrl ?? '');
+  if (redisClusterNodes.length === 0 && !redisUrl)
+    missing.push('REDIS_URL (redis://host:6379) or REDIS_CLUSTER_NODES (host:port,host:port)');
 
   const providerRaw =
     str(src, 'AUTH_PROVIDER') ?? defaults.authProvider ?? (mode === 'dev' ? 'none' : undefined);
@@ -191,7 +230,9 @@ export function loadEnv(src: Source = process.env, defaults: Partial<AppEnv> = {
       defaults.databaseConnectTimeoutMs ?? 10_000,
       1,
     ),
-    redisUrl: redisUrl as string,
+    redisUrl,
+    redisClusterNodes,
+    redisKeyPrefix: redisKeyPrefix(src, defaults.redisKeyPrefix ?? ''),
     redisCommandTimeoutMs: int(src, 'REDIS_COMMAND_TIMEOUT_MS', defaults.redisCommandTimeoutMs ?? 2_000, 1),
     redisConnectTimeoutMs: int(src, 'REDIS_CONNECT_TIMEOUT_MS', defaults.redisConnectTimeoutMs ?? 2_000, 1),
     authProvider,

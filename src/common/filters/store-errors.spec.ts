@@ -36,6 +36,9 @@ describe('isStoreUnavailable', () => {
         name: 'MaxRetriesPerRequestError',
       }),
     ],
+    ['cluster slot without a master', new Error('CLUSTERDOWN The cluster is down')],
+    ['cluster slot migrating', new Error('TRYAGAIN Multiple keys request during rehashing of slot')],
+    ['cluster slot map unreadable', new Error('Failed to refresh slots cache.')],
     ['our fast failure', Object.assign(new Error('Redis is unreachable'), { name: 'RedisUnavailableError' })],
     ['both addresses refused', new AggregateError([Object.assign(new Error('x'), { code: 'ECONNREFUSED' })])],
     ['wrapped cause', new Error('query failed', { cause: pgError('08003') })],
@@ -52,6 +55,8 @@ describe('isStoreUnavailable', () => {
     ['file not found', Object.assign(new Error('nope'), { code: 'ENOENT' })],
     ['permission error', Object.assign(new Error('nope'), { code: 'EPERM' })],
     ['redis script error', new Error('ERR Error running script')],
+    // A script or command spanning slots is our bug, not an outage: it must not hide behind a 503.
+    ['cluster cross-slot bug', new Error("CROSSSLOT Keys in request don't hash to the same slot")],
     ['not an error', 'Connection terminated'],
     ['our own error', new AppError(409, 'Connection is closed for new friends')],
     ['a framework error', new ServiceUnavailableException('Command timed out')],

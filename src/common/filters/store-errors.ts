@@ -30,6 +30,11 @@ const CONNECTION_MESSAGES = [
   "Stream isn't writeable",
   'Command timed out',
   'Reached the max retries per request limit',
+  // Redis Cluster: slots without a serving master, a slot moving mid-command, no node answering the slot map.
+  'CLUSTERDOWN',
+  'TRYAGAIN',
+  "Cluster isn't ready",
+  'Failed to refresh slots cache',
 ];
 
 /** ioredis and our own error classes that only occur when Redis is unreachable. */

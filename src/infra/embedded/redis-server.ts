@@ -1,12 +1,15 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { createConnection } from 'node:net';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import Redis from 'ioredis';
 import { freePort } from './free-port';
 
 export interface RedisServerHandle {
   url: string;
   port: number;
+  /** The cluster bus port (cluster mode only). */
+  busPort?: number;
   stop(): Promise<void>;
 }
 
@@ -15,6 +18,8 @@ export interface RedisServerOptions {
   dataDir?: string;
   port?: number;
   databases?: number;
+  /** Start in cluster mode, keeping the node's cluster state file (`nodes.conf`) in this directory. */
+  clusterDir?: string;
 }
 
 export function redisServerAvailable(): boolean {
@@ -59,6 +64,21 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     '--databases',
     String(options.databases ?? 16),
   ];
+  let busPort: number | undefined;
+  if (options.clusterDir) {
+    const dir = resolve(options.clusterDir);
+    await mkdir(dir, { recursive: true });
+    // The cluster bus gets its own free port: the default (port + 10000) may be taken or beyond 65535.
+    busPort = await freePort();
+    args.push(
+      '--cluster-enabled',
+      'yes',
+      '--cluster-port',
+      String(busPort),
+      '--cluster-config-file',
+      join(dir, `nodes-${port}.conf`),
+    );
+  }
   if (options.dataDir) {
     const dir = resolve(options.dataDir);
     await mkdir(dir, { recursive: true });
@@ -82,6 +102,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
+    busPort,
     stop: async () => {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
@@ -89,4 +110,58 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
       if (child.exitCode === null) child.kill('SIGKILL');
     },
   };
+}
+
+export interface RedisClusterHandle {
+  nodes: { host: string; port: number }[];
+  stop(): Promise<void>;
+}
+
+/** Slots of a Redis Cluster (0..16383). */
+const CLUSTER_SLOTS = 16384;
+
+/**
+ * A local Redis Cluster of `masters` in-memory `redis-server` processes (no replicas), for tests: the nodes meet,
+ * each takes an equal range of slots (`CLUSTER ADDSLOTSRANGE`, Redis >= 7), and the start waits for every node to
+ * report `cluster_state:ok`. Only `redis-server` is needed (no `redis-cli --cluster create`).
+ */
+export async function startRedisCluster(options: { masters?: number; dir: string }): Promise<RedisClusterHandle> {
+  const masters = options.masters ?? 3;
+  const servers = await Promise.all(
+    Array.from({ length: masters }, () => startRedisServer({ clusterDir: options.dir })),
+  );
+  const stop = async () => {
+    await Promise.allSettled(servers.map((s) => s.stop()));
+  };
+  const clients = servers.map((s) => new Redis(s.port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0 }));
+  try {
+    await Promise.all(clients.map((c) => c.connect()));
+    // Every node meets the first (on its own bus port); gossip introduces the others to each other.
+    const first = servers[0]!;
+    await Promise.all(
+      clients
+        .slice(1)
+        .map((c) => c.call('CLUSTER', 'MEET', '127.0.0.1', String(first.port), String(first.busPort))),
+    );
+    const per = Math.ceil(CLUSTER_SLOTS / masters);
+    await Promise.all(
+      clients.map((c, i) =>
+        c.call('CLUSTER', 'ADDSLOTSRANGE', String(i * per), String(Math.min(CLUSTER_SLOTS, (i + 1) * per) - 1)),
+      ),
+    );
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const infos = await Promise.all(clients.map((c) => c.call('CLUSTER', 'INFO') as Promise<string>));
+      if (infos.every((info) => info.includes('cluster_state:ok') && info.includes(`cluster_known_nodes:${masters}`)))
+        break;
+      if (Date.now() > deadline) throw new Error(`Redis Cluster did not become ready: ${infos.join(' | ')}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } catch (e) {
+    await stop();
+    throw e;
+  } finally {
+    for (const c of clients) c.disconnect();
+  }
+  return { nodes: servers.map((s) => ({ host: '127.0.0.1', port: s.port })), stop };
 }

@@ -1,6 +1,6 @@
 import { Global, Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { APP_ENV, type AppEnv } from '../../config/env';
-import { createRedis, REDIS, type Redis } from './redis';
+import { createRedis, REDIS, redisTargetOf, type Redis } from './redis';
 import { REDIS_HEALTH, RedisHealth } from './redis-health';
 
 @Global()
@@ -10,7 +10,7 @@ import { REDIS_HEALTH, RedisHealth } from './redis-health';
       provide: REDIS,
       inject: [APP_ENV],
       useFactory: (env: AppEnv): Redis =>
-        createRedis(env.redisUrl, {
+        createRedis(redisTargetOf(env), {
           commandTimeoutMs: env.redisCommandTimeoutMs,
           connectTimeoutMs: env.redisConnectTimeoutMs,
         }),

@@ -1,8 +1,21 @@
-import Redis from 'ioredis';
+import IORedis, { Cluster } from 'ioredis';
+import type { RedisNode } from '../../config/env';
 import { REDIS_SCRIPTS } from './scripts';
 
 export const REDIS = Symbol('REDIS');
-export type { Redis };
+/**
+ * The shared client: one server or a Redis Cluster. Both speak the same commands (and our scripts); callers use only
+ * those, never logical databases, KEYS/SCAN or MULTI across keys, so either works behind this one type.
+ */
+export type Redis = IORedis | Cluster;
+
+/** Where Redis is: a single server's URL, or the seed nodes of a Cluster. */
+export interface RedisTarget {
+  url?: string;
+  clusterNodes?: RedisNode[];
+  /** Put before every key (commands and scripts' KEYS); see `AppEnv.redisKeyPrefix`. */
+  keyPrefix?: string;
+}
 
 export interface RedisClientOptions {
   /** A command not answered within this many ms fails (queued while reconnecting included). */
@@ -14,28 +27,64 @@ export interface RedisClientOptions {
 /** Longest pause between reconnection attempts: the client notices a returning Redis within about a second. */
 const MAX_RECONNECT_DELAY_MS = 1000;
 
+const reconnectDelay = (attempt: number) => Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS);
+
 /**
  * One ioredis client per process with every Lua script registered through `defineCommand` (EVALSHA with an
- * automatic EVAL fallback after a script cache flush). Auto-pipelining batches concurrent commands into one write.
+ * automatic EVAL fallback after a script cache flush). Auto-pipelining batches concurrent commands into one write
+ * (per node, on a Cluster).
  *
  * Outage behaviour: commands sent while disconnected wait in the offline queue only for a short reconnect (a blip),
  * never for long — `commandTimeout` bounds every command and `maxRetriesPerRequest: 1` flushes the queue after one
  * failed reconnect — so requests answer fast (degraded or 503) instead of hanging. Callers that can degrade ask
  * `RedisHealth` first and skip Redis altogether while it is known to be down.
+ *
+ * With cluster nodes, an ioredis `Cluster` with the same per-node settings: it learns the slot map from the seeds,
+ * follows MOVED/ASK redirections and reconnects by itself. Every multi-key script gets keys sharing one hash tag
+ * (`keys.ts`), so each runs on one node.
  */
-export function createRedis(url: string, options: RedisClientOptions = {}): Redis {
-  const client = new Redis(url, {
-    enableAutoPipelining: true,
+export function createRedis(url: string, options?: RedisClientOptions): IORedis;
+export function createRedis(target: RedisTarget, options?: RedisClientOptions): Redis;
+export function createRedis(target: string | RedisTarget, options: RedisClientOptions = {}): Redis {
+  const { url, clusterNodes, keyPrefix } = typeof target === 'string' ? { url: target } : target;
+  const nodeOptions = {
     maxRetriesPerRequest: 1,
     commandTimeout: options.commandTimeoutMs ?? 2000,
     connectTimeout: options.connectTimeoutMs ?? 2000,
-    retryStrategy: (attempt) => Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS),
-    lazyConnect: false,
-  });
+    // ioredis adds the prefix itself when it is set; an empty one is left out.
+    ...(keyPrefix ? { keyPrefix } : {}),
+  };
+  let client: Redis;
+  if (clusterNodes && clusterNodes.length > 0) {
+    client = new Cluster(clusterNodes, {
+      enableAutoPipelining: true,
+      clusterRetryStrategy: reconnectDelay,
+      ...(keyPrefix ? { keyPrefix } : {}),
+      redisOptions: nodeOptions,
+      lazyConnect: false,
+    });
+  } else {
+    if (!url) throw new Error('createRedis: neither a URL nor cluster nodes');
+    client = new IORedis(url, {
+      ...nodeOptions,
+      enableAutoPipelining: true,
+      retryStrategy: reconnectDelay,
+      lazyConnect: false,
+    });
+  }
   for (const script of REDIS_SCRIPTS) {
     client.defineCommand(script.name, { numberOfKeys: script.numberOfKeys, lua: script.lua });
   }
   // Connection errors surface on the commands that fail; the client reconnects by itself.
   client.on('error', () => undefined);
   return client;
+}
+
+/** The Redis target an `AppEnv` names. */
+export function redisTargetOf(env: {
+  redisUrl: string;
+  redisClusterNodes: RedisNode[];
+  redisKeyPrefix: string;
+}): RedisTarget {
+  return { url: env.redisUrl, clusterNodes: env.redisClusterNodes, keyPrefix: env.redisKeyPrefix };
 }

@@ -1,6 +1,6 @@
-import Redis from 'ioredis';
+import Redis, { Cluster } from 'ioredis';
 import pg from 'pg';
-import type { AppEnv } from '../../config/env';
+import type { AppEnv, RedisNode } from '../../config/env';
 import { describeTarget } from './target';
 
 const TIMEOUT_MS = 5_000;
@@ -40,10 +40,34 @@ async function checkRedis(url: string): Promise<void> {
   try {
     await client.connect();
     await client.ping();
+    // A single-server client on a Cluster node would fail every key of another node's slots (MOVED): say so now.
+    const info = await client.info('cluster');
+    if (/cluster_enabled:1/.test(info))
+      throw new Error('this is a Redis Cluster node: list the nodes in REDIS_CLUSTER_NODES instead');
   } finally {
     client.disconnect();
   }
 }
+
+async function checkRedisCluster(nodes: RedisNode[]): Promise<void> {
+  const client = new Cluster(nodes, {
+    lazyConnect: true,
+    clusterRetryStrategy: () => null,
+    enableOfflineQueue: false,
+    redisOptions: { connectTimeout: TIMEOUT_MS, maxRetriesPerRequest: 0 },
+  });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    // Connected means the slot map was read; the cluster must also serve all of it.
+    const info = (await client.cluster('INFO')) as string;
+    if (!/cluster_state:ok/.test(info)) throw new Error('cluster_state is not ok');
+  } finally {
+    client.disconnect();
+  }
+}
+
+const describeNodes = (nodes: RedisNode[]) => nodes.map((n) => `${n.host}:${n.port}`).join(',');
 
 async function checkJwks(url: string): Promise<void> {
   const response = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS) });
@@ -55,17 +79,28 @@ async function checkJwks(url: string): Promise<void> {
  * surfacing as `ECONNREFUSED 127.0.0.1:1` from deep inside a module.
  */
 export async function preflight(env: AppEnv): Promise<void> {
-  const checks: [string, string | undefined, (url: string) => Promise<void>][] = [
-    ['DATABASE_URL', env.databaseUrl, checkPostgres],
-    ['REDIS_URL', env.redisUrl, checkRedis],
-    ['OIDC_JWKS_URL', env.authProvider === 'oidc' ? env.oidc.jwksUrl : undefined, checkJwks],
+  const cluster = env.redisClusterNodes.length > 0;
+  const checks: [string, string | undefined, () => Promise<void>][] = [
+    ['DATABASE_URL', describeTarget(env.databaseUrl), () => checkPostgres(env.databaseUrl)],
+    cluster
+      ? [
+          'REDIS_CLUSTER_NODES',
+          describeNodes(env.redisClusterNodes),
+          () => checkRedisCluster(env.redisClusterNodes),
+        ]
+      : ['REDIS_URL', describeTarget(env.redisUrl), () => checkRedis(env.redisUrl)],
+    [
+      'OIDC_JWKS_URL',
+      env.authProvider === 'oidc' && env.oidc.jwksUrl ? describeTarget(env.oidc.jwksUrl) : undefined,
+      () => checkJwks(env.oidc.jwksUrl as string),
+    ],
   ];
-  for (const [variable, url, check] of checks) {
-    if (url === undefined) continue;
+  for (const [variable, target, check] of checks) {
+    if (target === undefined) continue;
     try {
-      await check(url);
+      await check();
     } catch (e) {
-      throw new DependencyError(variable, describeTarget(url), e);
+      throw new DependencyError(variable, target, e);
     }
   }
 }

@@ -10,3 +10,9 @@ export function describeTarget(url: string): string {
     return '(unparsable URL)';
   }
 }
+
+/** Where Redis is: the URL's target, or the seed nodes of a Redis Cluster. */
+export function describeRedisTarget(env: { redisUrl: string; redisClusterNodes: { host: string; port: number }[] }): string {
+  if (env.redisClusterNodes.length === 0) return describeTarget(env.redisUrl);
+  return `Redis Cluster ${env.redisClusterNodes.map((n) => `${n.host}:${n.port}`).join(',')}`;
+}

@@ -124,14 +124,18 @@ export class BoardStoreRepository {
     return this.toRows(rows).sort((a, b) => a.index - b.index);
   }
 
-  /** Removes a user from the given boards (each board's two keys share a slot; boards are independent). */
+  /**
+   * Removes a user from the given boards. Separate commands, not one pipeline: on a Redis Cluster a pipeline must stay
+   * on one node and the boards live in different slots; auto-pipelining still sends them in one write per node.
+   * Every command runs even if one fails (each is idempotent), then the first failure is thrown.
+   */
   async remove(boards: BoardKeys[], uid: string): Promise<void> {
     if (boards.length === 0) return;
-    const pipeline = this.redis.pipeline();
-    for (const keys of boards) pipeline.zrem(keys.scores, uid).hdel(keys.entries, uid);
-    const results = (await pipeline.exec()) ?? [];
-    const failed = results.find(([error]) => error !== null);
-    if (failed?.[0]) throw failed[0];
+    const outcomes = await Promise.allSettled(
+      boards.flatMap((keys) => [this.redis.zrem(keys.scores, uid), this.redis.hdel(keys.entries, uid)]),
+    );
+    const failed = outcomes.find((o) => o.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
   /** Reads fail at once while Redis is down instead of waiting for the command timeout. */
