@@ -33,6 +33,27 @@ module.exports = {
   testTimeout: 30_000,
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
-    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
+    {
+      ...shared,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/cluster/'],
+    },
+    {
+      // The suites whose Redis use a Cluster could break (multi-key scripts, counters, pub/sub), run a second time
+      // against a local 3-master Redis Cluster, each test app under its own key prefix (see test/support/stores.ts).
+      ...shared,
+      displayName: 'e2e-cluster',
+      testMatch: [
+        '<rootDir>/test/e2e/cluster/**/*.e2e-spec.ts',
+        '<rootDir>/test/e2e/leaderboards/**/*.e2e-spec.ts',
+        '<rootDir>/test/e2e/ape-keys/**/*.e2e-spec.ts',
+        '<rootDir>/test/e2e/foundation/rate-limit.e2e-spec.ts',
+        '<rootDir>/test/e2e/security/revocation-replicas.e2e-spec.ts',
+      ],
+      globals: { __REDIS_CLUSTER__: true },
+      globalSetup: '<rootDir>/test/global-setup-cluster.ts',
+      globalTeardown: '<rootDir>/test/global-teardown-cluster.ts',
+    },
   ],
 };

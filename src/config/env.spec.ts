@@ -48,6 +48,44 @@ describe('loadEnv', () => {
     expect(() => loadEnv({ ...production, RATE_LIMIT_OVERRIDES: '[1]' })).toThrow(/RATE_LIMIT_OVERRIDES/);
   });
 
+  describe('Redis: one server or a Cluster', () => {
+    const { REDIS_URL: _url, ...withoutRedis } = production;
+    void _url;
+
+    it('reads REDIS_CLUSTER_NODES instead of REDIS_URL', () => {
+      const env = loadEnv({ ...withoutRedis, REDIS_CLUSTER_NODES: 'redis-0:7000, 10.0.0.2:7001,[::1]:7002' });
+      expect(env.redisUrl).toBe('');
+      expect(env.redisClusterNodes).toEqual([
+        { host: 'redis-0', port: 7000 },
+        { host: '10.0.0.2', port: 7001 },
+        { host: '::1', port: 7002 },
+      ]);
+      expect(loadEnv(production).redisClusterNodes).toEqual([]);
+    });
+
+    it('refuses both at once, and names either when neither is set', () => {
+      expect(() => loadEnv({ ...production, REDIS_CLUSTER_NODES: 'redis-0:7000' })).toThrow(
+        'Set either REDIS_URL (one server) or REDIS_CLUSTER_NODES (a Redis Cluster), not both',
+      );
+      expect(() => loadEnv(withoutRedis)).toThrow(/REDIS_URL \(redis:\/\/host:6379\) or REDIS_CLUSTER_NODES/);
+    });
+
+    it.each(['redis-0', 'redis-0:', 'redis-0:7000,', 'redis://redis-0:7000', 'redis-0:70000', 'a b:1'])(
+      'refuses the node list %p',
+      (nodes) => {
+        expect(() => loadEnv({ ...withoutRedis, REDIS_CLUSTER_NODES: nodes })).toThrow(
+          /REDIS_CLUSTER_NODES must be/,
+        );
+      },
+    );
+
+    it('takes a key prefix without braces', () => {
+      expect(loadEnv(production).redisKeyPrefix).toBe('');
+      expect(loadEnv({ ...production, REDIS_KEY_PREFIX: 'staging:' }).redisKeyPrefix).toBe('staging:');
+      expect(() => loadEnv({ ...production, REDIS_KEY_PREFIX: '{staging}:' })).toThrow(/REDIS_KEY_PREFIX/);
+    });
+  });
+
   it('allows dev mode without an identity provider', () => {
     const env = loadEnv({ MODE: 'dev', DATABASE_URL: 'postgres://x', REDIS_URL: 'redis://y' });
     expect(env.mode).toBe('dev');

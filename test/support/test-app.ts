@@ -1,6 +1,5 @@
 import type { Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type Redis from 'ioredis';
 import type { DestinationStream } from 'pino';
 import { createApp } from '../../src/app.factory';
 import { ManualClock } from '../../src/common/clock';
@@ -8,7 +7,7 @@ import { loadEnv, type AppEnv } from '../../src/config/env';
 import type { DeepPartial, ServerConfiguration } from '../../src/config/server-configuration.schema';
 import { ServerConfigurationService } from '../../src/config/server-configuration.service';
 import { DATABASE, type Database } from '../../src/infra/database/database';
-import { REDIS } from '../../src/infra/redis/redis';
+import { REDIS, type Redis } from '../../src/infra/redis/redis';
 import { signIdToken, testJwks, TEST_AUDIENCE, TEST_ISSUER, type TokenOptions } from './jwks';
 import { createTestStores, type TestStores } from './stores';
 
@@ -75,6 +74,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
         mode: options.mode ?? 'production',
         databaseUrl: stores.databaseUrl,
         redisUrl: stores.redisUrl,
+        redisClusterNodes: stores.redisClusterNodes,
+        redisKeyPrefix: stores.redisKeyPrefix,
         authProvider: 'oidc',
         oidc: { issuer: TEST_ISSUER, audience: TEST_AUDIENCE, jwksUrl: jwks.url },
         logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',

@@ -51,15 +51,16 @@ export function createRedis(target: string | RedisTarget, options: RedisClientOp
     maxRetriesPerRequest: 1,
     commandTimeout: options.commandTimeoutMs ?? 2000,
     connectTimeout: options.connectTimeoutMs ?? 2000,
-    // ioredis adds the prefix itself when it is set; an empty one is left out.
-    ...(keyPrefix ? { keyPrefix } : {}),
   };
+  // ioredis puts the prefix before the keys of commands and of scripts' KEYS (not before pub/sub channels, which
+  // are shared); on a Cluster the Cluster object does it, its node connections must not do it a second time.
+  const prefix = keyPrefix ? { keyPrefix } : {};
   let client: Redis;
   if (clusterNodes && clusterNodes.length > 0) {
     client = new Cluster(clusterNodes, {
       enableAutoPipelining: true,
       clusterRetryStrategy: reconnectDelay,
-      ...(keyPrefix ? { keyPrefix } : {}),
+      ...prefix,
       redisOptions: nodeOptions,
       lazyConnect: false,
     });
@@ -67,6 +68,7 @@ export function createRedis(target: string | RedisTarget, options: RedisClientOp
     if (!url) throw new Error('createRedis: neither a URL nor cluster nodes');
     client = new IORedis(url, {
       ...nodeOptions,
+      ...prefix,
       enableAutoPipelining: true,
       retryStrategy: reconnectDelay,
       lazyConnect: false,

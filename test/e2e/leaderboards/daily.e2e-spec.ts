@@ -2,6 +2,7 @@ import { LANGUAGES } from '../../../src/common/languages';
 import { AdminService } from '../../../src/modules/admin/admin.service';
 import { createUser } from '../../support/factories';
 import { freshIp } from '../../support/route-auth';
+import { keysMatching } from '../../support/redis-keys';
 import { createTestApp, type TestApp } from '../../support/test-app';
 import { clientResult, signed, submit } from '../results/result-factory';
 import { afterResult, DAY, eligible, MINUTE, savedEvent, type Member } from './support';
@@ -206,7 +207,7 @@ describe('daily leaderboards', () => {
       const lang = freshBoard();
       const me = await eligible(t);
       await afterResult(t, savedEvent(t, { uid: me.uid, result: { language: lang } }));
-      const keys = await t.redis.keys(`lb:{daily:${lang}:time:15:${TODAY}}:*`);
+      const keys = await keysMatching(t, `lb:{daily:${lang}:time:15:${TODAY}}:*`);
       expect(keys.sort()).toEqual([
         `lb:{daily:${lang}:time:15:${TODAY}}:entries`,
         `lb:{daily:${lang}:time:15:${TODAY}}:scores`,
@@ -255,7 +256,7 @@ describe('daily leaderboards', () => {
       const me = await eligible(t);
       const data = await post(me, { mode: 'time', mode2: '30', testDuration: 30, language: 'english' });
       expect(data).not.toHaveProperty('dailyLeaderboardRank');
-      expect(await t.redis.keys('lb:{daily:english:time:30:*')).toEqual([]);
+      expect(await keysMatching(t, 'lb:{daily:english:time:30:*')).toEqual([]);
     });
 
     it('answers 503 while daily boards are disabled (before validating), and stores nothing meanwhile', async () => {

@@ -7,6 +7,7 @@ import {
   LeaderboardJobsService,
 } from '../../../src/modules/leaderboards/leaderboard-jobs.service';
 import { createTestApp, type TestApp } from '../../support/test-app';
+import { redisEnvOf } from '../../support/stores';
 import { afterResult, DAY, eligible, savedEvent, seedPb, type Member } from './support';
 
 // Tuesday 2026-11-24 00:00 UTC; its ISO week started Monday 2026-11-23.
@@ -217,7 +218,7 @@ describe('leaderboard jobs', () => {
       const code = await runCli(
         ['leaderboards', 'rebuild'],
         { out: (l) => out.push(l), err: (l) => err.push(l), progress },
-        { DATABASE_URL: a.stores.databaseUrl, REDIS_URL: a.stores.redisUrl, LOG_LEVEL: 'silent' },
+        { DATABASE_URL: a.stores.databaseUrl, ...redisEnvOf(a.stores), LOG_LEVEL: 'silent' },
       );
       return { code, out, err, drawn };
     };
