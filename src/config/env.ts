@@ -118,7 +118,9 @@ export function parseRedisClusterNodes(raw: string): RedisNode[] {
     const match = /^\s*([^\s:]+|\[[0-9a-fA-F:]+\]):(\d{1,5})\s*$/.exec(entry);
     const port = Number(match?.[2]);
     if (!match || port < 1 || port > 65535)
-      throw new EnvError(`REDIS_CLUSTER_NODES must be a comma-separated list of host:port (got "${entry.trim()}")`);
+      throw new EnvError(
+        `REDIS_CLUSTER_NODES must be a comma-separated list of host:port (got "${entry.trim()}")`,
+      );
     return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
   });
   return nodes;
@@ -166,12 +168,15 @@ export function loadEnv(src: Source = process.env, defaults: Partial<AppEnv> = {
   const databaseUrl = str(src, 'DATABASE_URL') ?? defaults.databaseUrl;
   if (!databaseUrl) missing.push('DATABASE_URL (postgres://user:password@host:5432/db)');
   const clusterRaw = str(src, 'REDIS_CLUSTER_NODES');
-  const redisClusterNodes = clusterRaw ? parseRedisClusterNodes(clusterRaw) : (defaults.redisClusterNodes ?? []);
+  const redisClusterNodes = clusterRaw
+    ? parseRedisClusterNodes(clusterRaw)
+    : (defaults.redisClusterNodes ?? []);
   // Both at once would leave the reader guessing which Redis the service writes to: refuse rather than pick one.
   if (clusterRaw && str(src, 'REDIS_URL'))
-    throw new EnvError('Set either REDIS_URL (one server) or REDIS_CLUSTER_NODES (a Redis Cluster), not both');
-  const redisUrl =
-    redisClusterNodes.length > 0 ? '' : (str(src, 'REDIS_URL') ?? defaults.redisUrl ?? '');
+    throw new EnvError(
+      'Set either REDIS_URL (one server) or REDIS_CLUSTER_NODES (a Redis Cluster), not both',
+    );
+  const redisUrl = redisClusterNodes.length > 0 ? '' : (str(src, 'REDIS_URL') ?? defaults.redisUrl ?? '');
   if (redisClusterNodes.length === 0 && !redisUrl)
     missing.push('REDIS_URL (redis://host:6379) or REDIS_CLUSTER_NODES (host:port,host:port)');
 

@@ -125,7 +125,10 @@ const CLUSTER_SLOTS = 16384;
  * each takes an equal range of slots (`CLUSTER ADDSLOTSRANGE`, Redis >= 7), and the start waits for every node to
  * report `cluster_state:ok`. Only `redis-server` is needed (no `redis-cli --cluster create`).
  */
-export async function startRedisCluster(options: { masters?: number; dir: string }): Promise<RedisClusterHandle> {
+export async function startRedisCluster(options: {
+  masters?: number;
+  dir: string;
+}): Promise<RedisClusterHandle> {
   const masters = options.masters ?? 3;
   const servers = await Promise.all(
     Array.from({ length: masters }, () => startRedisServer({ clusterDir: options.dir })),
@@ -133,7 +136,9 @@ export async function startRedisCluster(options: { masters?: number; dir: string
   const stop = async () => {
     await Promise.allSettled(servers.map((s) => s.stop()));
   };
-  const clients = servers.map((s) => new Redis(s.port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0 }));
+  const clients = servers.map(
+    (s) => new Redis(s.port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0 }),
+  );
   try {
     await Promise.all(clients.map((c) => c.connect()));
     // Every node meets the first (on its own bus port); gossip introduces the others to each other.
@@ -146,13 +151,22 @@ export async function startRedisCluster(options: { masters?: number; dir: string
     const per = Math.ceil(CLUSTER_SLOTS / masters);
     await Promise.all(
       clients.map((c, i) =>
-        c.call('CLUSTER', 'ADDSLOTSRANGE', String(i * per), String(Math.min(CLUSTER_SLOTS, (i + 1) * per) - 1)),
+        c.call(
+          'CLUSTER',
+          'ADDSLOTSRANGE',
+          String(i * per),
+          String(Math.min(CLUSTER_SLOTS, (i + 1) * per) - 1),
+        ),
       ),
     );
     const deadline = Date.now() + 20_000;
     for (;;) {
       const infos = await Promise.all(clients.map((c) => c.call('CLUSTER', 'INFO') as Promise<string>));
-      if (infos.every((info) => info.includes('cluster_state:ok') && info.includes(`cluster_known_nodes:${masters}`)))
+      if (
+        infos.every(
+          (info) => info.includes('cluster_state:ok') && info.includes(`cluster_known_nodes:${masters}`),
+        )
+      )
         break;
       if (Date.now() > deadline) throw new Error(`Redis Cluster did not become ready: ${infos.join(' | ')}`);
       await new Promise((r) => setTimeout(r, 100));

@@ -12,7 +12,10 @@ export function describeTarget(url: string): string {
 }
 
 /** Where Redis is: the URL's target, or the seed nodes of a Redis Cluster. */
-export function describeRedisTarget(env: { redisUrl: string; redisClusterNodes: { host: string; port: number }[] }): string {
+export function describeRedisTarget(env: {
+  redisUrl: string;
+  redisClusterNodes: { host: string; port: number }[];
+}): string {
   if (env.redisClusterNodes.length === 0) return describeTarget(env.redisUrl);
   return `Redis Cluster ${env.redisClusterNodes.map((n) => `${n.host}:${n.port}`).join(',')}`;
 }

@@ -44,7 +44,9 @@ export class DependencyEvents implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    const redisLog = new RateLimitedLog((f) => this.logger.error(f, 'redis client error (REDIS_URL or REDIS_CLUSTER_NODES)'));
+    const redisLog = new RateLimitedLog((f) =>
+      this.logger.error(f, 'redis client error (REDIS_URL or REDIS_CLUSTER_NODES)'),
+    );
     this.redis.on('error', (e: Error) => {
       this.metrics.dependencyError('redis');
       redisLog.error(e);
