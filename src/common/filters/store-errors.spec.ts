@@ -39,6 +39,8 @@ describe('isStoreUnavailable', () => {
     ['cluster slot without a master', new Error('CLUSTERDOWN The cluster is down')],
     ['cluster slot migrating', new Error('TRYAGAIN Multiple keys request during rehashing of slot')],
     ['cluster slot map unreadable', new Error('Failed to refresh slots cache.')],
+    ['cluster owner of a slot down', new Error('MOVED 5038 127.0.0.1:38175')],
+    ['cluster redirections exhausted', new Error('Too many Cluster redirections. Last error: Error: x')],
     ['our fast failure', Object.assign(new Error('Redis is unreachable'), { name: 'RedisUnavailableError' })],
     ['both addresses refused', new AggregateError([Object.assign(new Error('x'), { code: 'ECONNREFUSED' })])],
     ['wrapped cause', new Error('query failed', { cause: pgError('08003') })],
@@ -55,6 +57,7 @@ describe('isStoreUnavailable', () => {
     ['file not found', Object.assign(new Error('nope'), { code: 'ENOENT' })],
     ['permission error', Object.assign(new Error('nope'), { code: 'EPERM' })],
     ['redis script error', new Error('ERR Error running script')],
+    ['a message merely mentioning MOVED', new Error('user MOVED 3 items')],
     // A script or command spanning slots is our bug, not an outage: it must not hide behind a 503.
     ['cluster cross-slot bug', new Error("CROSSSLOT Keys in request don't hash to the same slot")],
     ['not an error', 'Connection terminated'],

@@ -35,7 +35,14 @@ const CONNECTION_MESSAGES = [
   'TRYAGAIN',
   "Cluster isn't ready",
   'Failed to refresh slots cache',
+  'Too many Cluster redirections',
 ];
+
+/**
+ * Redirections the Cluster client could not follow: a `MOVED`/`ASK` reply only reaches us when the node owning the
+ * slot is unreachable (the client was sent back to it until it gave up), i.e. part of the cluster is down.
+ */
+const REDIRECTION = /^(MOVED|ASK) \d+ \S+$/;
 
 /** ioredis and our own error classes that only occur when Redis is unreachable. */
 const STORE_ERROR_NAMES = new Set([
@@ -73,6 +80,7 @@ export function isStoreUnavailable(error: unknown, depth = 0): boolean {
   }
   if (typeof e.message === 'string' && CONNECTION_MESSAGES.some((m) => (e.message as string).includes(m)))
     return true;
+  if (typeof e.message === 'string' && REDIRECTION.test(e.message)) return true;
   // AggregateError (e.g. both IPv4 and IPv6 refused) and wrapped causes.
   if (Array.isArray(e.errors) && e.errors.some((inner) => isStoreUnavailable(inner, depth + 1))) return true;
   return e.cause !== undefined && isStoreUnavailable(e.cause, depth + 1);

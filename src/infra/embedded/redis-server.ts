@@ -20,6 +20,8 @@ export interface RedisServerOptions {
   databases?: number;
   /** Start in cluster mode, keeping the node's cluster state file (`nodes.conf`) in this directory. */
   clusterDir?: string;
+  /** Cluster bus port (cluster mode; a free one by default): a restarted node takes its old one again. */
+  busPort?: number;
 }
 
 export function redisServerAvailable(): boolean {
@@ -69,7 +71,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     const dir = resolve(options.clusterDir);
     await mkdir(dir, { recursive: true });
     // The cluster bus gets its own free port: the default (port + 10000) may be taken or beyond 65535.
-    busPort = await freePort();
+    busPort = options.busPort ?? (await freePort());
     args.push(
       '--cluster-enabled',
       'yes',
@@ -114,6 +116,10 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
 
 export interface RedisClusterHandle {
   nodes: { host: string; port: number }[];
+  /** Stops one master (an outage of its slots; fault tests). */
+  stopNode(port: number): Promise<void>;
+  /** Starts a stopped master again, empty, with its old identity and slots (its `nodes.conf`). */
+  restartNode(port: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -177,5 +183,15 @@ export async function startRedisCluster(options: {
   } finally {
     for (const c of clients) c.disconnect();
   }
-  return { nodes: servers.map((s) => ({ host: '127.0.0.1', port: s.port })), stop };
+  return {
+    nodes: servers.map((s) => ({ host: '127.0.0.1', port: s.port })),
+    stopNode: async (port) => servers.find((s) => s.port === port)?.stop(),
+    restartNode: async (port) => {
+      const index = servers.findIndex((s) => s.port === port);
+      const old = servers[index];
+      if (!old) throw new Error(`no cluster node on port ${port}`);
+      servers[index] = await startRedisServer({ port, busPort: old.busPort, clusterDir: options.dir });
+    },
+    stop,
+  };
 }

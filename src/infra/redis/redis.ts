@@ -32,7 +32,7 @@ const reconnectDelay = (attempt: number) => Math.min(attempt * 100, MAX_RECONNEC
 /**
  * One ioredis client per process with every Lua script registered through `defineCommand` (EVALSHA with an
  * automatic EVAL fallback after a script cache flush). Auto-pipelining batches concurrent commands into one write
- * (per node, on a Cluster).
+ * (single server only, see below).
  *
  * Outage behaviour: commands sent while disconnected wait in the offline queue only for a short reconnect (a blip),
  * never for long — `commandTimeout` bounds every command and `maxRetriesPerRequest: 1` flushes the queue after one
@@ -58,7 +58,9 @@ export function createRedis(target: string | RedisTarget, options: RedisClientOp
   let client: Redis;
   if (clusterNodes && clusterNodes.length > 0) {
     client = new Cluster(clusterNodes, {
-      enableAutoPipelining: true,
+      // Not on a Cluster: with it, ioredis keeps sending EVALSHA to a master that restarted with an empty script
+      // cache and the calls fail with NOSCRIPT instead of falling back to EVAL (test/e2e/cluster's node outage).
+      enableAutoPipelining: false,
       clusterRetryStrategy: reconnectDelay,
       ...prefix,
       redisOptions: nodeOptions,
@@ -69,7 +71,7 @@ export function createRedis(target: string | RedisTarget, options: RedisClientOp
     client = new IORedis(url, {
       ...nodeOptions,
       ...prefix,
-      enableAutoPipelining: true,
+      enableAutoPipelining: false,
       retryStrategy: reconnectDelay,
       lazyConnect: false,
     });

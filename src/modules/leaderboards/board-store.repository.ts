@@ -126,7 +126,7 @@ export class BoardStoreRepository {
 
   /**
    * Removes a user from the given boards. Separate commands, not one pipeline: on a Redis Cluster a pipeline must stay
-   * on one node and the boards live in different slots; auto-pipelining still sends them in one write per node.
+   * on one node and the boards live in different slots; on one server, auto-pipelining still sends them in one write.
    * Every command runs even if one fails (each is idempotent), then the first failure is thrown.
    */
   async remove(boards: BoardKeys[], uid: string): Promise<void> {
