@@ -47,10 +47,13 @@ export class DependencyEvents implements OnModuleInit {
     const redisLog = new RateLimitedLog((f) =>
       this.logger.error(f, 'redis client error (REDIS_URL or REDIS_CLUSTER_NODES)'),
     );
-    this.redis.on('error', (e: Error) => {
+    const onRedisError = (e: Error) => {
       this.metrics.dependencyError('redis');
       redisLog.error(e);
-    });
+    };
+    this.redis.on('error', onRedisError);
+    // A Cluster client reports the trouble of one master as 'node error' (its own 'error' only when all fail).
+    this.redis.on('node error', onRedisError);
     const pgLog = new RateLimitedLog((f) => this.logger.error(f, 'postgres pool error (DATABASE_URL)'));
     poolOf(this.db)?.on('error', (e: Error) => {
       this.metrics.dependencyError('postgres');

@@ -18,6 +18,7 @@ interface Board {
 const NOON = Date.UTC(2026, 10, 18, 12);
 const TODAY = Date.UTC(2026, 10, 18);
 const USERS = 4;
+const METRICS_TOKEN = 'cluster-outage-metrics-token';
 
 async function waitFor<T>(probe: () => Promise<T | null>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -45,7 +46,10 @@ describe('one Redis Cluster master down', () => {
     t = await createTestApp({
       stores: { ...(await createTestStores()), redisClusterNodes: cluster.nodes },
       now: NOON,
-      env: { rateLimit: { globalPerMinute: 100_000, overrides: { resultsAdd: { max: 10_000 } } } },
+      env: {
+        rateLimit: { globalPerMinute: 100_000, overrides: { resultsAdd: { max: 10_000 } } },
+        metrics: { host: '127.0.0.1', token: METRICS_TOKEN },
+      },
     });
     users = await Promise.all(
       Array.from({ length: USERS }, async () => {
@@ -113,6 +117,9 @@ describe('one Redis Cluster master down', () => {
     expect(down.body).toEqual({ message: BOARDS_UNAVAILABLE, data: null });
     expect(allTime.status).toBe(200);
     expect(status.status).toBe(200);
+    // The lost master shows in the metrics (a Cluster reports it as a 'node error').
+    const metrics = await t.request('GET', '/metrics', { auth: `Bearer ${METRICS_TOKEN}` });
+    expect(metrics.text).toMatch(/dependency_errors_total\{dependency="redis"\} [1-9]/);
 
     // Back, empty: the board now comes from the catch-up's passes (retried while the node was down).
     await cluster.restartNode(port);
