@@ -1,4 +1,4 @@
-import IORedis, { Cluster } from 'ioredis';
+import IORedis, { Cluster, type ClusterNode, type ClusterOptions, type Command } from 'ioredis';
 import type { RedisNode } from '../../config/env';
 import { REDIS_SCRIPTS } from './scripts';
 
@@ -30,6 +30,39 @@ const MAX_RECONNECT_DELAY_MS = 1000;
 const reconnectDelay = (attempt: number) => Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS);
 
 /**
+ * A Cluster client whose every command is bounded by the command timeout, queued ones included. ioredis applies
+ * `commandTimeout` only inside a node's connection: while the whole cluster is unreachable a command waits in the
+ * Cluster's own offline queue, unbounded, and a request would hang until Redis returns (the single-server client
+ * fails it after one reconnect). Its duplicates (the pub/sub subscribers) keep the bound.
+ */
+class BoundedCluster extends Cluster {
+  constructor(
+    nodes: ClusterNode[],
+    options: ClusterOptions,
+    private readonly commandTimeoutMs: number,
+  ) {
+    super(nodes, options);
+  }
+
+  override sendCommand(
+    command: Command,
+    stream?: Parameters<Cluster['sendCommand']>[1],
+    node?: unknown,
+  ): unknown {
+    command.setTimeout(this.commandTimeoutMs);
+    return super.sendCommand(command, stream, node);
+  }
+
+  override duplicate(overrideStartupNodes?: ClusterNode[], overrideOptions: ClusterOptions = {}): Cluster {
+    return new BoundedCluster(
+      overrideStartupNodes ?? (this as unknown as { startupNodes: ClusterNode[] }).startupNodes.slice(0),
+      { ...this.options, ...overrideOptions },
+      this.commandTimeoutMs,
+    );
+  }
+}
+
+/**
  * One ioredis client per process with every Lua script registered through `defineCommand` (EVALSHA with an
  * automatic EVAL fallback after a script cache flush). Auto-pipelining batches concurrent commands into one write
  * (single server only, see below).
@@ -57,15 +90,19 @@ export function createRedis(target: string | RedisTarget, options: RedisClientOp
   const prefix = keyPrefix ? { keyPrefix } : {};
   let client: Redis;
   if (clusterNodes && clusterNodes.length > 0) {
-    client = new Cluster(clusterNodes, {
-      // Not on a Cluster: with it, ioredis keeps sending EVALSHA to a master that restarted with an empty script
-      // cache and the calls fail with NOSCRIPT instead of falling back to EVAL (test/e2e/cluster's node outage).
-      enableAutoPipelining: false,
-      clusterRetryStrategy: reconnectDelay,
-      ...prefix,
-      redisOptions: nodeOptions,
-      lazyConnect: false,
-    });
+    client = new BoundedCluster(
+      clusterNodes,
+      {
+        // Not on a Cluster: with it, ioredis keeps sending EVALSHA to a master that restarted with an empty script
+        // cache and the calls fail with NOSCRIPT instead of falling back to EVAL (test/e2e/cluster's node outage).
+        enableAutoPipelining: false,
+        clusterRetryStrategy: reconnectDelay,
+        ...prefix,
+        redisOptions: nodeOptions,
+        lazyConnect: false,
+      },
+      nodeOptions.commandTimeout,
+    );
   } else {
     if (!url) throw new Error('createRedis: neither a URL nor cluster nodes');
     client = new IORedis(url, {

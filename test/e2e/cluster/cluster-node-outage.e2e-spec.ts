@@ -133,4 +133,27 @@ describe('one Redis Cluster master down', () => {
     // A counter living on the returned master works again (its script cache was empty: EVAL, not NOSCRIPT).
     expect((await round(50)).map((r) => r.status)).toEqual(users.map(() => 200));
   }, 60_000);
+
+  it('survives the whole cluster going down and coming back (empty): fast 503s, then the catch-up', async () => {
+    expect((await round(80)).map((r) => r.status)).toEqual(users.map(() => 200));
+    for (const node of cluster.nodes) await cluster.stopNode(node.port);
+
+    const during = await round(110);
+    expect(during.map((r) => r.status)).toEqual(users.map(() => 200));
+    for (const res of during) expect(res.body.data).not.toHaveProperty('dailyLeaderboardRank');
+    const started = Date.now();
+    const down = await daily();
+    // Known down (the client's own events): answered at once, not after retries.
+    expect(Date.now() - started).toBeLessThan(1_900);
+    expect(down.status).toBe(503);
+
+    for (const node of cluster.nodes) await cluster.restartNode(node.port);
+    await waitFor(async () => {
+      const res = await daily();
+      const wpm = Object.fromEntries((res.body.data?.entries ?? []).map((e) => [e.uid, e.wpm]));
+      return res.status === 200 && users.every(({ uid }) => wpm[uid] === best[uid]) ? res : null;
+    });
+    expect((await round(40)).map((r) => r.status)).toEqual(users.map(() => 200));
+    expect(statuses.filter((s) => s !== 200 && s !== 503)).toEqual([]);
+  }, 60_000);
 });
