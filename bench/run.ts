@@ -251,7 +251,13 @@ async function main(): Promise<void> {
       connections: args.connections,
       duration: args.duration,
       submitRequests: args.submitRequests,
-      restartPostgres: stack.restartPostgres,
+      restartPostgres: stack.restartPostgres
+        ? async () => {
+            await stack.restartPostgres?.();
+            // A new postmaster: its CPU is what the scenarios after the restart count.
+            context.postgresPid = postmasterPid(dataDir);
+          }
+        : undefined,
       profiler: args.profile
         ? {
             start: async () => void (await ours.ask('profile:start', 'profile:started')),

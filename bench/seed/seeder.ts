@@ -234,6 +234,7 @@ export async function seed(options: SeedOptions): Promise<SeedSummary> {
     // The boards before the personal bests: leaderboard_bests only holds bests of boards that exist, and before this
     // the first snapshot build after seeding created the boards and copied 3.2 million bests itself (26 s of a 28 s
     // build). On a dataset seeded without them, this copies their bests now.
+    options.log('all-time boards ...');
     const boardsAdded = await ensureBoards(pool, db);
     const now = Date.now();
     const superuser = await isSuperuser(pool);
