@@ -42,6 +42,8 @@ export interface OpenLoopResult extends LoadResult {
   max: number;
   /** Requests sent after their scheduled time by more than a millisecond (this process's timers fell behind). */
   lateSends: number;
+  /** This process's CPU time per request, in ms: the load generator's share of the two cores. */
+  clientCpuMsPerRequest: number | null;
 }
 
 /** Interval between scheduled sends, in ms. */
@@ -143,6 +145,7 @@ export async function runOpenLoop(run: OpenLoopRun): Promise<OpenLoopResult> {
   const sampler = new ProcessSampler(run.pid);
   sampler.start();
   const postgresAtStart = run.postgresPid ? postgresCpuSeconds(run.postgresPid) : null;
+  const clientAtStart = process.cpuUsage();
   const start = performance.now();
   let sent = 0;
   try {
@@ -185,6 +188,7 @@ export async function runOpenLoop(run: OpenLoopRun): Promise<OpenLoopResult> {
     agent.destroy();
   }
   const usage = sampler.stop();
+  const client = process.cpuUsage(clientAtStart);
   const postgresAtEnd = run.postgresPid ? postgresCpuSeconds(run.postgresPid) : null;
   const perRequest = (seconds: number | null) =>
     seconds === null || answered === 0 ? null : (seconds * 1000) / answered;
@@ -208,5 +212,6 @@ export async function runOpenLoop(run: OpenLoopRun): Promise<OpenLoopResult> {
     achievedRate,
     max,
     lateSends,
+    clientCpuMsPerRequest: perRequest((client.user + client.system) / 1e6),
   };
 }
