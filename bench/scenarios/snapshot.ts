@@ -98,8 +98,12 @@ export async function snapshotScenario(context: BenchContext, env: AppEnv): Prom
       );
     }
   } finally {
+    // Not thrown: a failed restore must not hide the error that ended the scenario.
     await configuration()
       .patch({ leaderboards: { minTimeTyping: original } })
+      .catch((e: Error) =>
+        context.log(`could not restore leaderboards.minTimeTyping ${original}: ${e.message}`),
+      )
       .finally(() => app.close());
   }
   return rows;
