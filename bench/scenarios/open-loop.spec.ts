@@ -21,9 +21,9 @@ describe('scenario 8 arrival rates', () => {
       ],
       undefined,
     );
-    expect(rates.submit).toEqual({ rate: 429, source: "half of baseline's 857/s in 1", oursMax: 428 });
-    expect(rates.page).toEqual({ rate: 1139, source: "half of baseline's 2277/s in 2-1M", oursMax: 701 });
-    expect(rates.profile).toEqual({ rate: 259, source: "half of ours's 518/s in 4", oursMax: 518 });
+    expect(rates.submit).toEqual({ rate: 429, source: "half of the baseline's 857/s in 1", oursMax: 428 });
+    expect(rates.page).toEqual({ rate: 1139, source: "half of the baseline's 2277/s in 2-1M", oursMax: 701 });
+    expect(rates.profile).toEqual({ rate: 259, source: "half of ours' 518/s in 4", oursMax: 518 });
   });
 
   it('falls back to the defaults, saying so, when the run measured nothing', () => {

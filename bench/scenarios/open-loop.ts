@@ -34,7 +34,7 @@ export function openRates(
     if (max !== undefined && max > 0) {
       return {
         rate: Math.max(1, Math.round(max / 2)),
-        source: `half of ${server}'s ${Math.round(max)}/s in ${id}`,
+        source: `half of ${server === 'ours' ? "ours'" : "the baseline's"} ${Math.round(max)}/s in ${id}`,
       };
     }
     return { rate: DEFAULT_OPEN_RATES[route], source: `default, ${id} not measured in this run` };
