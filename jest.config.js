@@ -32,7 +32,11 @@ module.exports = {
   globalTeardown: '<rootDir>/test/global-teardown.ts',
   testTimeout: 30_000,
   projects: [
-    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/bench/**/*.spec.ts'],
+    },
     {
       ...shared,
       displayName: 'e2e',

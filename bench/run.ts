@@ -14,6 +14,7 @@ import { benchDataDir, startBenchStack } from './lib/stack';
 import { BENCH_AUDIENCE, BENCH_ISSUER, BenchIssuer } from './lib/tokens';
 import type { BenchContext, ScenarioRow } from './scenarios/context';
 import { leaderboardPageScenario, leaderboardRankScenario } from './scenarios/leaderboards';
+import { openLoopScenario } from './scenarios/open-loop';
 import { profileScenario } from './scenarios/profile';
 import { resultsReadScenario } from './scenarios/results-read';
 import { snapshotScenario } from './scenarios/snapshot';
@@ -27,7 +28,9 @@ const USAGE = `usage: npm run bench -- [options]
   --duration S          seconds per read scenario (default 10)
   --submit-requests N   POST /results per server in scenario 1, one per user (default 20000)
   --rounds N            scenario 1 alternates ours and the baseline in N rounds, best round counts (default 3)
-  --only LIST           scenarios to run, e.g. 1,5 (default all: 1,2,3,4,5,6)
+  --only LIST           scenarios to run, e.g. 1,5 (default all: 1,2,3,4,5,6,8)
+  --open-rate N         requests/s of every route in scenario 8 (default: half the maximum this run measured for
+                        the route, else a fixed default; the report says which)
   --profile             CPU-profile our server (.bench-data/profiles/*.cpuprofile)
   --users, --results-per-user, --board-users
                         dataset size when it still has to be seeded (see npm run bench:seed -- --help)`;
@@ -67,11 +70,12 @@ function parseRunArgs(argv: string[]) {
       users: { type: 'string' },
       'results-per-user': { type: 'string' },
       'board-users': { type: 'string' },
+      'open-rate': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
   });
-  const only = new Set((values.only ?? '1,2,3,4,5,6').split(',').map((s) => s.trim()));
+  const only = new Set((values.only ?? '1,2,3,4,5,6,8').split(',').map((s) => s.trim()));
   return {
     help: values.help ?? false,
     connections: Math.round(positive(values.connections, 64, 'connections')),
@@ -80,6 +84,7 @@ function parseRunArgs(argv: string[]) {
     rounds: Math.round(positive(values.rounds, 3, 'rounds')),
     only,
     profile: values.profile ?? false,
+    openRate: values['open-rate'] === undefined ? undefined : positive(values['open-rate'], 0, 'open-rate'),
     size: {
       users: values.users === undefined ? undefined : Math.round(positive(values.users, 0, 'users')),
       resultsPerUser:
@@ -234,6 +239,8 @@ async function main(): Promise<void> {
     log(`our server pid ${ours.pid} on ${ours.url}; baseline pid ${baseline.pid} on ${baseline.url}`);
 
     pool = new pg.Pool({ connectionString: stack.databaseUrl, max: 2 });
+    // Scenario 6 restarts PostgreSQL: the idle connections it closes are dropped, not a crash.
+    pool.on('error', () => undefined);
     const context: BenchContext = {
       size,
       issuer,
@@ -244,6 +251,13 @@ async function main(): Promise<void> {
       connections: args.connections,
       duration: args.duration,
       submitRequests: args.submitRequests,
+      restartPostgres: stack.restartPostgres
+        ? async () => {
+            await stack.restartPostgres?.();
+            // A new postmaster: its CPU is what the scenarios after the restart count.
+            context.postgresPid = postmasterPid(dataDir);
+          }
+        : undefined,
       profiler: args.profile
         ? {
             start: async () => void (await ours.ask('profile:start', 'profile:started')),
@@ -273,6 +287,8 @@ async function main(): Promise<void> {
     await run('3', () => leaderboardRankScenario(context));
     await run('4', () => profileScenario(context));
     await run('5', () => resultsReadScenario(context));
+    // After 1, 2 and 4: it runs at half the maxima they measured.
+    await run('8', () => openLoopScenario(context, rows, args.openRate));
 
     if (process.env.BENCH_HEAP_SNAPSHOT) log(`heap snapshot: ${await ours.ask('heap:snapshot', 'heap:')}`);
     const loadAfter = loadavg();

@@ -87,12 +87,14 @@ export function evaluateTargets(rows: ScenarioRow[], connections: number): Targe
   targets.push(
     s1?.result && s1Ratio !== null
       ? {
-          target: `Scenario 1: >= 50% of baseline requests/s, 0 errors, p99 <= 100 ms at ${connections} connections`,
-          verdict: verdict(s1Ratio >= 0.5 && s1.result.errors === 0 && s1.result.p99 <= 100),
+          target: `Scenario 1: >= 50% of baseline requests/s, 0 errors`,
+          verdict: verdict(s1Ratio >= 0.5 && s1.result.errors === 0),
+          // The closed-loop p99 is a figure, not a target: with every connection always waiting it measures the
+          // queue the load generator keeps full. Latency has its target at a fixed arrival rate (scenario 8).
           figures:
-            `${(s1Ratio * 100).toFixed(0)}% of baseline, ${s1.result.errors} errors, p99 ${fmt(s1.result.p99)} ms ` +
-            `(baseline p99 ${fmt(find(rows, '1', 'baseline')?.result?.p99 ?? 0)} ms; with ${connections} requests ` +
-            `always in flight the mean latency is ${connections} ÷ requests/s = ` +
+            `${(s1Ratio * 100).toFixed(0)}% of baseline, ${s1.result.errors} errors; p99 ${fmt(s1.result.p99)} ms ` +
+            `at ${connections} connections (baseline p99 ${fmt(find(rows, '1', 'baseline')?.result?.p99 ?? 0)} ms; ` +
+            `with ${connections} requests always in flight the mean latency is ${connections} ÷ requests/s = ` +
             `${fmt((connections / Math.max(s1.result.requestsPerSecond, 1e-9)) * 1000)} ms)`,
         }
       : { target: 'Scenario 1', verdict: 'not available', figures: '' },
@@ -156,16 +158,18 @@ export function evaluateTargets(rows: ScenarioRow[], connections: number): Targe
   targets.push(
     rebuild?.seconds !== undefined
       ? {
-          target: 'Scenario 6: rebuild <= 10 s for 1,000,000 users',
-          verdict: verdict(rebuild.seconds <= 10),
+          target: 'Scenario 6: rebuild <= 5 s for 1,000,000 users',
+          verdict: verdict(rebuild.seconds <= 5),
           figures: `${rebuild.seconds.toFixed(2)} s (${rebuild.note ?? ''})`,
         }
       : {
-          target: 'Scenario 6: rebuild <= 10 s for 1,000,000 users',
+          target: 'Scenario 6: rebuild <= 5 s for 1,000,000 users',
           verdict: 'not available',
           figures: rebuild?.note ?? '',
         },
   );
+  targets.push(...firstBuildTargets(rows));
+  targets.push(...openLoopTargets(rows));
 
   const rss = rows
     .filter((r) => r.server === 'ours' && r.result?.rssMb !== null && r.result?.rssMb !== undefined)
@@ -180,6 +184,54 @@ export function evaluateTargets(rows: ScenarioRow[], connections: number): Targe
       : { target: 'Server RSS <= 300 MB throughout', verdict: 'not available', figures: 'no /proc' },
   );
   return targets;
+}
+
+/** Scenario 6: the first build of a run and the build after a PostgreSQL restart, each within 2x of a warm one. */
+function firstBuildTargets(rows: ScenarioRow[]): TargetLine[] {
+  return (
+    [
+      ['first build of the run (100k users)', '6-100000-first', '6-100000'],
+      ['build after a PostgreSQL restart (1M users)', '6-1000000-restart', '6-1000000'],
+    ] as const
+  ).map(([label, firstId, warmId]) => {
+    const target = `Scenario 6: ${label} within 2x of a warm one`;
+    const first = find(rows, firstId);
+    const warm = find(rows, warmId);
+    if (first?.seconds === undefined || warm?.seconds === undefined) {
+      return { target, verdict: 'not available', figures: first?.note ?? warm?.note ?? 'not run' };
+    }
+    const times = first.seconds / Math.max(warm.seconds, 1e-9);
+    return {
+      target,
+      verdict: verdict(times <= 2),
+      figures: `${first.seconds.toFixed(2)} s vs ${warm.seconds.toFixed(2)} s warm (${times.toFixed(2)}x)`,
+    };
+  });
+}
+
+/** Scenario 8: p99 <= 50 ms and no errors at a fixed arrival rate, for submissions and for reads. */
+export const OPEN_LOOP_P99_TARGET_MS = 50;
+
+function openLoopTargets(rows: ScenarioRow[]): TargetLine[] {
+  const open = rows.filter((r) => r.id.startsWith('8-') && r.server === 'ours');
+  if (open.length === 0) {
+    return [
+      {
+        target: `Scenario 8: p99 <= ${OPEN_LOOP_P99_TARGET_MS} ms at a fixed arrival rate`,
+        verdict: 'not available',
+        figures: 'not run',
+      },
+    ];
+  }
+  return open.map((row) => {
+    const target = `Scenario 8: ${row.scenario}: p99 <= ${OPEN_LOOP_P99_TARGET_MS} ms, 0 errors`;
+    if (!row.result) return { target, verdict: 'not available', figures: row.note ?? '' };
+    return {
+      target,
+      verdict: verdict(row.result.p99 <= OPEN_LOOP_P99_TARGET_MS && row.result.errors === 0),
+      figures: `p99 ${fmt(row.result.p99, 1)} ms, ${row.result.errors} errors (${row.note ?? ''})`,
+    };
+  });
 }
 
 export function renderTargets(targets: TargetLine[]): string {

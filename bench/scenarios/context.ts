@@ -21,6 +21,8 @@ export interface BenchContext {
   duration: number;
   /** Requests of scenario 1, per server (one per user). */
   submitRequests: number;
+  /** Restarts the embedded PostgreSQL the run started (undefined: attached to a running or external one). */
+  restartPostgres?: () => Promise<void>;
   /** CPU profiler of our server, switched on around each measured run of ours (--profile); writes `<name>`'s file. */
   profiler?: { start(): Promise<void>; stop(name: string): Promise<void> };
   log: (line: string) => void;

@@ -30,12 +30,12 @@ export const BOARDS: { label: string; board: Board }[] = [
   { label: '1M', board: LARGE_BOARD },
 ];
 
-function boardQuery(board: Board): string {
+export function boardQuery(board: Board): string {
   return `language=${board.language}&mode=${board.mode}&mode2=${board.mode2}`;
 }
 
 /** The entry count a board reports, or null when the route does not exist on this build (404). */
-async function boardCount(server: ServerProcess, path: string): Promise<number | null> {
+export async function boardCount(server: ServerProcess, path: string): Promise<number | null> {
   const { status, body } = await probe(server, path);
   if (status === 404) return null;
   const count = (body as { data?: { count?: unknown } }).data?.count;
@@ -46,7 +46,7 @@ async function boardCount(server: ServerProcess, path: string): Promise<number |
 }
 
 /** Random pages over the whole board: deep pages cost what the first ones cost when ranks are precomputed. */
-function randomPages(path: (page: number) => string, count: number, seed: number) {
+export function randomPages(path: (page: number) => string, count: number, seed: number) {
   const rng = new Random(seed);
   const pages = Math.max(1, Math.ceil(count / PAGE_SIZE));
   return () => ({ method: 'GET' as const, path: path(rng.int(0, pages - 1)) });

@@ -9,7 +9,7 @@ interface Round {
 }
 
 /** One round's requests: one per user of the slice, each with its own token and a fresh, correctly hashed result. */
-function planRound(context: BenchContext, from: number, to: number, rng: Random): Round {
+export function planRound(context: BenchContext, from: number, to: number, rng: Random): Round {
   const clientTime = Date.now();
   const planned: PlannedRequest[] = [];
   const tokens: string[] = [];

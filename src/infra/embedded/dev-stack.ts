@@ -9,6 +9,11 @@ export interface DevStack {
   redisUrl: string;
   /** Stops what this process started (nothing when it attached to a running stack). */
   stop(): Promise<void>;
+  /**
+   * Stops PostgreSQL and starts it again on the same port and data (empty shared buffers, as after a restart or a
+   * crash); only when this process started it. The benchmark measures the first snapshot build after it.
+   */
+  restartPostgres?(): Promise<void>;
 }
 
 const STACK_FILE = 'dev-stack.json';
@@ -50,12 +55,13 @@ export async function startDevStack(options: {
     }
     rmSync(stackFile, { force: true });
   }
-  const postgres = await startEmbeddedPostgres({
+  const postgresOptions = {
     dataDir: join(dataDir, 'postgres'),
     persistent: true,
     database: 'typing',
     onLog: options.log,
-  });
+  };
+  let postgres = await startEmbeddedPostgres(postgresOptions);
   const redis = options.redisUrl ? undefined : await startRedisServer({ dataDir: join(dataDir, 'redis') });
   const redisUrl = options.redisUrl ?? (redis as { url: string }).url;
   if (options.publish) writeFileSync(stackFile, JSON.stringify({ databaseUrl: postgres.url, redisUrl }));
@@ -66,6 +72,10 @@ export async function startDevStack(options: {
       if (options.publish) rmSync(stackFile, { force: true });
       await redis?.stop();
       await postgres.stop();
+    },
+    restartPostgres: async () => {
+      await postgres.stop();
+      postgres = await startEmbeddedPostgres({ ...postgresOptions, port: postgres.port });
     },
   };
 }

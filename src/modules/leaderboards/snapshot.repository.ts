@@ -75,7 +75,11 @@ export class SnapshotRepository {
       )
       ON CONFLICT DO NOTHING
       RETURNING id`.execute(this.db);
-    if (added.rows.length > 0) await copyLeaderboardBests(added.rows.map((r) => r.id)).execute(this.db);
+    if (added.rows.length === 0) return;
+    await copyLeaderboardBests(added.rows.map((r) => r.id)).execute(this.db);
+    // The build right after reads the table this copy may have grown by millions of rows (the first build on a
+    // database loaded without the trigger): plan it with statistics now rather than after autovacuum's next visit.
+    await sql`ANALYZE leaderboard_bests`.execute(this.db);
   }
 
   /**
@@ -291,5 +295,8 @@ export function copyLeaderboardBests(boardIds?: number[]): RawBuilder<unknown> {
     JOIN leaderboard_boards b ON b.language = p.language AND b.mode = p.mode AND b.mode2 = p.mode2
     WHERE p.difficulty = 'normal' AND NOT p.punctuation AND NOT p.numbers AND NOT p.lazy_mode
       ${boardIds === undefined ? sql`` : sql`AND b.id = ANY(${boardIds}::int[])`}
+    -- In primary-key order, so each key lands next to the one before in the index instead of on a random page: for
+    -- 3.2 million rows 11 s instead of 38 s, 66,000 pages dirtied instead of 486,000 (EXPLAIN ANALYZE, BUFFERS).
+    ORDER BY p.uid, b.id
     ON CONFLICT (uid, board_id) DO NOTHING`;
 }

@@ -137,6 +137,25 @@ describe('leaderboard bests (the rebuild source)', () => {
     expect(page.body.data.entries.map((e) => [e.uid, e.rank])).toEqual([[u.uid, 1]]);
   });
 
+  it('analyses the mirror after copying the bests of new boards, and only then', async () => {
+    const lastAnalyze = async () => {
+      const { rows } = await sql<{ at: Date | null }>`
+        SELECT last_analyze AS at FROM pg_stat_user_tables WHERE relname = 'leaderboard_bests'`.execute(t.db);
+      return rows[0]?.at?.getTime() ?? null;
+    };
+    const u = await eligible(t);
+    await t.db.deleteFrom('leaderboard_boards').where('language', '=', 'klingon').execute();
+    await seedPb(t, u.uid, { language: 'klingon', mode2: '15', wpm: 66 });
+    const before = await lastAnalyze();
+    await rebuild(t);
+    const afterCopy = await lastAnalyze();
+    expect(afterCopy).not.toBeNull();
+    expect(afterCopy).toBeGreaterThan(before ?? 0);
+    // No board added: nothing copied, nothing to analyse.
+    await rebuild(t);
+    expect(await lastAnalyze()).toBe(afterCopy);
+  });
+
   it('the rebuild reads only the mirror: a personal best missing from it is not ranked', async () => {
     const u = await eligible(t);
     await seedPb(t, u.uid, { language: 'dutch', mode2: '60', wpm: 88 });
