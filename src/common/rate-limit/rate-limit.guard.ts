@@ -7,12 +7,14 @@ import {
   type ThrottlerModuleOptions,
   type ThrottlerStorage,
 } from '@nestjs/throttler';
+import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppEnv } from '../../config/env';
 import { redisKeys } from '../../infra/redis/keys';
 import { AppError, MESSAGES } from '../app-error';
 import { POLICY, type RateLimitPolicy } from '../auth/policy.decorators';
 import { RATE_LIMIT_CLASSES, type RateLimitClass, type RateLimitId } from './rate-limit-classes';
+import { RedisThrottlerStorage } from './redis-throttler.storage';
 
 export const GLOBAL_THROTTLER = 'global';
 export const ROUTE_THROTTLER = 'default';
@@ -100,9 +102,41 @@ export class RateLimitGuard extends ThrottlerGuard {
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
-    const http = context.switchToHttp();
-    const request = http.getRequest<FastifyRequest>();
-    const reply = http.getResponse<FastifyReply>();
+    const counted = await this.counters(context);
+    // Issued together: the Redis client pipelines them into one write (autopipelining), one round trip.
+    const records = await Promise.all(
+      counted.map((c) => this.storage.increment(c.key, c.ttl, c.limit, c.ttl, c.name)),
+    );
+    this.judge(context, counted, records);
+    return true;
+  }
+
+  /**
+   * `canActivate` for an anonymous request with the bad-authentication ban check of its IP in the same round trip
+   * (the policy guard's first check): false when the IP is banned (nothing counted), else as `canActivate`.
+   */
+  /** Whether `canActivateUnlessBanned` can be used (the counters live in Redis, with their memory fallback). */
+  get usesRedis(): boolean {
+    return this.storage instanceof RedisThrottlerStorage;
+  }
+
+  async canActivateUnlessBanned(
+    context: ExecutionContext,
+    ban: { key: string; threshold: number } | null,
+  ): Promise<boolean> {
+    const counted = await this.counters(context);
+    if (!(this.storage instanceof RedisThrottlerStorage) || counted.length === 0) {
+      throw new Error('rate limits not on the Redis storage');
+    }
+    const records = await this.storage.incrementUnlessBanned(ban, counted);
+    if (records === 'banned') return false;
+    this.judge(context, counted, records);
+    return true;
+  }
+
+  /** The throttlers that apply to this request, resolved: the global one, then the route's class (if any). */
+  private async counters(context: ExecutionContext): Promise<Counted[]> {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
     const counted: Counted[] = [];
     for (const throttler of this.throttlers) {
       if (throttler.skipIf?.(context)) continue;
@@ -115,14 +149,15 @@ export class RateLimitGuard extends ThrottlerGuard {
         limit: resolve(throttler.limit, context),
       });
     }
-    // Issued together: the Redis client pipelines them into one write (autopipelining), one round trip.
-    const records = await Promise.all(
-      counted.map((c) => this.storage.increment(c.key, c.ttl, c.limit, c.ttl, c.name)),
-    );
-    counted.forEach(({ name, limit }, i) => {
-      const { totalHits, timeToExpire, isBlocked, timeToBlockExpire } = records[
-        i
-      ] as (typeof records)[number];
+    return counted;
+  }
+
+  /** Headers and the 429 of @nestjs/throttler, judged in the throttlers' order; `records` may stop at a blocked one. */
+  private judge(context: ExecutionContext, counted: Counted[], records: ThrottlerStorageRecord[]): void {
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    records.forEach((record, i) => {
+      const { name, limit } = counted[i] as Counted;
+      const { totalHits, timeToExpire, isBlocked, timeToBlockExpire } = record;
       const suffix = name === ROUTE_THROTTLER ? '' : `-${name}`;
       if (isBlocked) {
         void reply.header(`Retry-After${suffix}`, timeToBlockExpire);
@@ -132,7 +167,6 @@ export class RateLimitGuard extends ThrottlerGuard {
       void reply.header(`X-RateLimit-Remaining${suffix}`, Math.max(0, limit - totalHits));
       void reply.header(`X-RateLimit-Reset${suffix}`, timeToExpire);
     });
-    return true;
   }
 
   protected override async getTracker(req: Record<string, unknown>): Promise<string> {

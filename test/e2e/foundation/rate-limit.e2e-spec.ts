@@ -161,6 +161,29 @@ describe('bad authentication ban (per IP)', () => {
     expect((await t.request('GET', '/probe/bearer', { ip, auth: good })).status).toBe(200);
   });
 
+  it("counts nothing for a banned IP's anonymous requests: after the ban its budgets are whole", async () => {
+    const ip = '10.9.9.20';
+    for (let i = 0; i < 3; i++)
+      expect((await t.request('GET', '/probe/bearer', { ip, auth: 'Bearer forged' })).status).toBe(401);
+    for (let i = 0; i < 3; i++) {
+      const banned = await t.request('GET', '/probe/public', { ip });
+      expect(banned.status).toBe(429);
+      expect(banned.body).toEqual({ message: 'Too many bad authentication attempts', data: null });
+      expect(banned.headers['x-ratelimit-remaining-global']).toBeUndefined();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    const after = await t.request('GET', '/probe/public', { ip });
+    expect(after.status).toBe(200);
+    // Neither the failed authentications nor the banned requests were counted: this is the window's first hit.
+    expect(Number(after.headers['x-ratelimit-remaining-global'])).toBe(
+      Number(after.headers['x-ratelimit-limit-global']) - 1,
+    );
+    const next = await t.request('GET', '/probe/public', { ip });
+    expect(Number(next.headers['x-ratelimit-remaining-global'])).toBe(
+      Number(after.headers['x-ratelimit-limit-global']) - 2,
+    );
+  });
+
   it('does not count failures that are not authentication failures', async () => {
     const { uid } = await createUser(t.db);
     const auth = await t.bearer(uid);
