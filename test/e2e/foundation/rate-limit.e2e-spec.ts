@@ -106,6 +106,26 @@ describe('rate limits (Redis-backed, shared by replicas)', () => {
     }
   });
 
+  it("checks an anonymous request's ban and counts its limits in one Redis command", async () => {
+    const ip = '10.77.0.1';
+    const monitor = await t.redis.monitor();
+    const commands: string[][] = [];
+    monitor.on('monitor', (_time: string, args: string[], source: string) => {
+      // The commands a script runs are monitored too ("lua" source); only the client's own count here.
+      if (source !== 'lua' && args.some((arg) => arg.includes(ip))) commands.push(args);
+    });
+    try {
+      expect((await t.request('GET', '/probe/public', { ip })).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    } finally {
+      monitor.disconnect();
+    }
+    // One script call holding the ban key and the counters (before: a GET and one script per counter).
+    expect(commands).toHaveLength(1);
+    expect(commands[0]?.[0]?.toLowerCase()).toMatch(/^eval/);
+    expect(commands[0]).toEqual(expect.arrayContaining([`badauth:{ip:${ip}}`, `rl:{ip:${ip}}:global`]));
+  });
+
   it('multiplies every limit by 100 in dev mode', async () => {
     const dev = await createTestApp({
       mode: 'dev',
