@@ -59,6 +59,66 @@ const CATEGORIES: [string, RegExp][] = [
   ['our other code (src/)', /^src\//],
 ];
 
+/**
+ * Layers of one request, for the per-layer breakdown. A sample belongs to the innermost frame of its stack that one
+ * of these names (first rule that matches that frame), so the Redis call of the rate-limit guard counts for the rate
+ * limit and a repository's query for the handler. The PostgreSQL and Redis clients are counted apart (the "of which"
+ * column) and, when no layer is above them on the stack (a reply being parsed, a query sent from a resumed Kysely
+ * continuation), as a row of their own: that is the store work the baseline does as well.
+ */
+const LAYERS: [string, RegExp][] = [
+  [
+    'logging (pino-http, pino)',
+    /^(pino|pino-http|nestjs-pino|@pinojs\/redact|sonic-boom|fast-redact|pino-std-serializers|thread-stream|src\/infra\/logging)/,
+  ],
+  ['metrics (prom-client, onResponse hook)', /^(prom-client|tdigest|bintrees|src\/modules\/status\/metrics)/],
+  ['security headers and CORS (helmet, @fastify/cors)', /^(helmet|@fastify\/helmet|@fastify\/cors|vary)/],
+  [
+    'body and query parsing (JSON, depth check)',
+    /^(secure-json-parse|src\/common\/validation\/json-|fastify content-type-parser)/,
+  ],
+  [
+    'rate limit and bans (throttler, bad-auth, their Redis calls)',
+    /^(@nestjs\/throttler|src\/common\/rate-limit|src\/common\/auth\/bad-auth)/,
+  ],
+  ['guard: authentication, account read, policy', /^(src\/common\/auth|jose|lru-cache)/],
+  [
+    'validation (pipes, class-validator, class-transformer)',
+    /^(class-validator|class-transformer|validator|reflect-metadata|src\/common\/validation|src\/modules\/[^/]+\/dto)/,
+  ],
+  [
+    'handler (services, repositories, domain)',
+    /^(src\/modules|src\/infra\/database|src\/config|src\/common)/,
+  ],
+  ['serialisation (JSON.stringify, fast-json-stringify)', /^(fast-json-stringify|fastify reply:serialize)/],
+  [
+    'response write (node:http, socket)',
+    /^(fastify reply:(writePayload|onSendEnd|safeWriteHead)|node:_http_outgoing|node:_http_server)/,
+  ],
+  [
+    'routing and framework (fastify, find-my-way, Nest core, hooks)',
+    /^(fastify|find-my-way|@fastify\/middie|@nestjs|rxjs|iterare|avvio|toad-cache|reusify|src\/app\.factory)/,
+  ],
+  ['garbage collection', /^\(garbage collector\)/],
+];
+
+const STORE_CLIENTS: [string, RegExp][] = [
+  ['PostgreSQL client (pg, Kysely)', /^(pg|pg-protocol|pg-pool|pg-types|postgres-|kysely)/],
+  ['Redis client (ioredis)', /^(ioredis|redis-parser|@ioredis|denque|cluster-key-slot|standard-as-callback)/],
+];
+
+/** The key a layer rule sees: the owner, with the file and function for Fastify's own modules. */
+function layerKey(frame: ProfileNode['callFrame']): string {
+  const lib = /node_modules\/fastify\/lib\/([^/]+)\.js$/.exec(frame.url);
+  if (lib) return `fastify ${lib[1]}:${frame.functionName}`;
+  return owner(frame);
+}
+
+function firstMatch(rules: [string, RegExp][], key: string): string | undefined {
+  for (const [name, pattern] of rules) if (pattern.test(key)) return name;
+  return undefined;
+}
+
 function category(frame: ProfileNode['callFrame']): string {
   const who = owner(frame);
   const key = who === '(native)' ? `(native) ${frame.functionName}` : who;
@@ -93,6 +153,8 @@ export function summarise(profile: CpuProfile, limit = 25): string {
   const self = new Map<string, number>();
   const categories = new Map<string, number>();
   const inclusive = new Map<string, number>();
+  const layers = new Map<string, number>();
+  const inClients = new Map<string, number>();
   let busy = 0;
   profile.samples.forEach((id, i) => {
     const delta = profile.timeDeltas[i] ?? 0;
@@ -103,6 +165,18 @@ export function summarise(profile: CpuProfile, limit = 25): string {
     self.set(who, (self.get(who) ?? 0) + delta);
     const kind = category(node.callFrame);
     categories.set(kind, (categories.get(kind) ?? 0) + delta);
+    let layer: string | undefined;
+    let client: string | undefined;
+    for (let cursor: number | undefined = id; cursor !== undefined && !layer; cursor = parent.get(cursor)) {
+      const frame = byId.get(cursor)?.callFrame;
+      if (!frame) continue;
+      const key = layerKey(frame);
+      client ??= firstMatch(STORE_CLIENTS, key);
+      layer = firstMatch(LAYERS, key);
+    }
+    const row = layer ?? (client ? `${client}, no layer above` : 'event loop, sockets, Node internals');
+    layers.set(row, (layers.get(row) ?? 0) + delta);
+    if (layer && client) inClients.set(layer, (inClients.get(layer) ?? 0) + delta);
     const seen = new Set<string>();
     for (let cursor: number | undefined = id; cursor !== undefined; cursor = parent.get(cursor)) {
       const frame = byId.get(cursor)?.callFrame;
@@ -115,6 +189,13 @@ export function summarise(profile: CpuProfile, limit = 25): string {
   });
   return [
     `busy CPU time: ${(busy / 1000).toFixed(0)} ms`,
+    table('per-layer breakdown (innermost layer on the stack):', [...layers], busy, limit),
+    table(
+      '  of which in the PostgreSQL and Redis clients (and their socket writes):',
+      [...inClients],
+      busy,
+      limit,
+    ),
     table('timing breakdown (self time by kind of work):', [...categories], busy, limit),
     table('self time by owner (package or our file):', [...self], busy, limit),
     table('inclusive time by function:', [...inclusive], busy, limit * 2),

@@ -87,10 +87,11 @@ export function evaluateTargets(rows: ScenarioRow[], connections: number): Targe
   targets.push(
     s1?.result && s1Ratio !== null
       ? {
-          target: `Scenario 1: >= 50% of baseline requests/s, 0 errors`,
-          verdict: verdict(s1Ratio >= 0.5 && s1.result.errors === 0),
-          // The closed-loop p99 is a figure, not a target: with every connection always waiting it measures the
-          // queue the load generator keeps full. Latency has its target at a fixed arrival rate (scenario 8).
+          // Issue 16: the stack's overhead cut to at most a fifth of the baseline's throughput. The closed-loop p99
+          // stays a figure, not a target: at a fixed number of connections it measures queueing; latency has its target at a fixed
+          // arrival rate (scenario 8).
+          target: 'Scenario 1: >= 80% of baseline requests/s, 0 errors',
+          verdict: verdict(s1Ratio >= 0.8 && s1.result.errors === 0),
           figures:
             `${(s1Ratio * 100).toFixed(0)}% of baseline, ${s1.result.errors} errors; p99 ${fmt(s1.result.p99)} ms ` +
             `at ${connections} connections (baseline p99 ${fmt(find(rows, '1', 'baseline')?.result?.p99 ?? 0)} ms; ` +
@@ -100,8 +101,8 @@ export function evaluateTargets(rows: ScenarioRow[], connections: number): Targe
       : { target: 'Scenario 1', verdict: 'not available', figures: '' },
   );
 
-  for (const [label, small, large, baselineId] of [
-    ['Scenario 2 (page)', '2-10k', '2-1M', '2-1M'],
+  for (const [label, small, large, baselineIds] of [
+    ['Scenario 2 (page)', '2-10k', '2-1M', ['2-10k', '2-1M']],
     ['Scenario 3 (rank)', '3-rank-10k', '3-rank-1M', null],
     ['Scenario 3 (weekly XP page)', '3-weekly-10k', '3-weekly-1M', null],
   ] as const) {
@@ -122,23 +123,37 @@ export function evaluateTargets(rows: ScenarioRow[], connections: number): Targe
       verdict: verdict(slower <= 1.3 && p99 <= 1.3),
       figures: `requests/s 10k ÷ 1M = ${slower.toFixed(2)}, p99 1M ÷ 10k = ${p99.toFixed(2)}`,
     });
-    if (baselineId) {
-      const r = ratio(find(rows, baselineId), find(rows, baselineId, 'baseline'));
+    if (baselineIds) {
+      // Issue 16: both boards' pages at least 80 % of the baseline's requests/s; the lower ratio decides.
+      const ratios = baselineIds.map((id) => ratio(find(rows, id), find(rows, id, 'baseline')));
+      const known = ratios.filter((r): r is number => r !== null);
       targets.push(
-        r === null
+        known.length < ratios.length
           ? {
-              target: `${label}: >= 50% of baseline`,
+              target: `${label}: >= 80% of baseline (10k and 1M boards)`,
               verdict: 'not available',
               figures: 'no baseline figure',
             }
           : {
-              target: `${label}: >= 50% of baseline`,
-              verdict: verdict(r >= 0.5),
-              figures: `${(r * 100).toFixed(0)}%`,
+              target: `${label}: >= 80% of baseline (10k and 1M boards)`,
+              verdict: verdict(Math.min(...known) >= 0.8),
+              figures: known.map((r, i) => `${baselineIds[i]} ${(r * 100).toFixed(0)}%`).join(', '),
             },
       );
     }
   }
+
+  // Issue 16: the busiest public read, on the bench machine (an absolute figure: there is no baseline for it).
+  const profile = find(rows, '4')?.result;
+  targets.push(
+    profile
+      ? {
+          target: 'Scenario 4: GET /users/{name}/profile >= 700 requests/s',
+          verdict: verdict(profile.requestsPerSecond >= 700 && profile.errors === 0),
+          figures: `${fmt(profile.requestsPerSecond)} requests/s, ${profile.errors} errors`,
+        }
+      : { target: 'Scenario 4', verdict: 'not available', figures: '' },
+  );
 
   const ape = find(rows, '5a')?.result;
   const bearer = find(rows, '5b')?.result;

@@ -44,6 +44,12 @@ export class BadAuthService {
     };
   }
 
+  /** The IP's counter and the points that ban it, or null when bans are off (one script checks it with the limits). */
+  async banCheck(ip: string): Promise<{ key: string; threshold: number } | null> {
+    const { enabled, max } = await this.settings();
+    return enabled ? { key: redisKeys.badAuth(ip), threshold: max } : null;
+  }
+
   async isBanned(ip: string): Promise<boolean> {
     const { enabled, max } = await this.settings();
     if (!enabled) return false;

@@ -12,7 +12,15 @@ import { AccountRepository } from './account.repository';
 import { AuthenticationService } from './authentication.service';
 import { BadAuthService } from './bad-auth.service';
 import type { Permission } from './policy.decorators';
-import { routePolicy } from './policy';
+import { routePolicy, type RoutePolicy } from './policy';
+import { ANONYMOUS } from '../http/request-context';
+import type { ServerConfiguration } from '../../config/server-configuration.schema';
+
+/** Whether the request carries an Authorization header with anything in it (as `AuthenticationService` reads it). */
+function hasCredentials(request: FastifyRequest): boolean {
+  const header = request.headers.authorization;
+  return header !== undefined && header.trim() !== '';
+}
 
 /** The original answers a revoked ApeKey access with its own text (contract facts §3.7). */
 function permissionDenied(permission: Permission): string {
@@ -42,11 +50,26 @@ export class PolicyGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const policy = routePolicy(this.reflector, context);
     const config = await this.configuration.get();
+    const isPublic = policy.public || (policy.devPublic && this.env.mode === 'dev');
+    const maintenance = config.maintenance && !policy.skipMaintenance;
+
+    if (
+      !maintenance &&
+      this.rateLimit.usesRedis &&
+      (policy.rawAuth || (isPublic && !hasCredentials(request)))
+    ) {
+      // Nothing to authenticate (the anonymous caller, no I/O, cannot fail), so the ban check and the rate limits,
+      // all keyed by the IP, run as one script: one Redis round trip instead of three, same answers in the same order.
+      request.auth = ANONYMOUS;
+      const ban = await this.badAuth.banCheck(request.ip);
+      if (!(await this.rateLimit.canActivateUnlessBanned(context, ban)))
+        throw new AppError(429, MESSAGES.badAuthBanned);
+      return this.afterRateLimit(request, policy, config);
+    }
 
     if (await this.badAuth.isBanned(request.ip)) throw new AppError(429, MESSAGES.badAuthBanned);
-    if (config.maintenance && !policy.skipMaintenance) throw new AppError(503, MESSAGES.maintenance);
+    if (maintenance) throw new AppError(503, MESSAGES.maintenance);
 
-    const isPublic = policy.public || (policy.devPublic && this.env.mode === 'dev');
     try {
       request.auth = await this.authentication.authenticate(request, policy, config);
       if (request.auth.type !== 'None' && !policy.allowUnregistered) {
@@ -61,7 +84,11 @@ export class PolicyGuard implements CanActivate {
     }
 
     await this.rateLimit.canActivate(context);
+    return this.afterRateLimit(request, policy, config);
+  }
 
+  /** The checks after the rate limit: required configuration, permission, premium. */
+  private afterRateLimit(request: FastifyRequest, policy: RoutePolicy, config: ServerConfiguration): boolean {
     for (const required of policy.configuration) {
       if (!configFlag(config, required.path)) throw new AppError(503, required.message);
     }

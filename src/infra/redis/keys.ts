@@ -14,8 +14,11 @@ function boardKeys(board: string): { scores: string; entries: string } {
 export const redisKeys = {
   /** Fixed-window request counter of one rate-limit class for one caller (uid or IP). */
   rateLimit: (tracker: string, limitId: string) => `rl:${tag(tracker)}:${limitId}`,
-  /** Failed-authentication counter of one client IP. */
-  badAuth: (ip: string) => `badauth:${tag(ip)}`,
+  /**
+   * Failed-authentication counter of one client IP. Tagged like the IP's rate-limit counters (`ip:<ip>`), so an
+   * anonymous request's ban check and counters run as one script (`rateLimitUnlessBanned`) in one slot.
+   */
+  badAuth: (ip: string) => `badauth:${tag(`ip:${ip}`)}`,
   /** Pub/sub channel telling replicas the server configuration changed. */
   configurationChannel: () => 'config:changed',
   /** Pub/sub channel telling replicas to drop a user's cached tokens (revocation, deletion). */

@@ -180,6 +180,10 @@ describe('Redis outage: limits and authentication', () => {
     const banned = await t.request('GET', '/results', { auth: knownAuth, ip: '10.9.0.2' });
     expect(banned.status).toBe(429);
     expect(banned.body.message).toBe(MESSAGES.badAuthBanned);
+    // An anonymous request checks the ban and counts its limits in one script; in memory the ban holds too.
+    const bannedAnonymous = await t.request('GET', '/', { ip: '10.9.0.2' });
+    expect(bannedAnonymous.status).toBe(429);
+    expect(bannedAnonymous.body.message).toBe(MESSAGES.badAuthBanned);
 
     // A token verified before the outage is cached and keeps working; a token never seen needs the revocation
     // marker in Redis: fail closed with 503 rather than accept a possibly revoked token.

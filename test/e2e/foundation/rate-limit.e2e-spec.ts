@@ -106,6 +106,26 @@ describe('rate limits (Redis-backed, shared by replicas)', () => {
     }
   });
 
+  it("checks an anonymous request's ban and counts its limits in one Redis command", async () => {
+    const ip = '10.77.0.1';
+    const monitor = await t.redis.monitor();
+    const commands: string[][] = [];
+    monitor.on('monitor', (_time: string, args: string[], source: string) => {
+      // The commands a script runs are monitored too ("lua" source); only the client's own count here.
+      if (source !== 'lua' && args.some((arg) => arg.includes(ip))) commands.push(args);
+    });
+    try {
+      expect((await t.request('GET', '/probe/public', { ip })).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    } finally {
+      monitor.disconnect();
+    }
+    // One script call holding the ban key and the counters (before: a GET and one script per counter).
+    expect(commands).toHaveLength(1);
+    expect(commands[0]?.[0]?.toLowerCase()).toMatch(/^eval/);
+    expect(commands[0]).toEqual(expect.arrayContaining([`badauth:{ip:${ip}}`, `rl:{ip:${ip}}:global`]));
+  });
+
   it('multiplies every limit by 100 in dev mode', async () => {
     const dev = await createTestApp({
       mode: 'dev',
@@ -159,6 +179,29 @@ describe('bad authentication ban (per IP)', () => {
 
     await new Promise((resolve) => setTimeout(resolve, 2100));
     expect((await t.request('GET', '/probe/bearer', { ip, auth: good })).status).toBe(200);
+  });
+
+  it("counts nothing for a banned IP's anonymous requests: after the ban its budgets are whole", async () => {
+    const ip = '10.9.9.20';
+    for (let i = 0; i < 3; i++)
+      expect((await t.request('GET', '/probe/bearer', { ip, auth: 'Bearer forged' })).status).toBe(401);
+    for (let i = 0; i < 3; i++) {
+      const banned = await t.request('GET', '/probe/public', { ip });
+      expect(banned.status).toBe(429);
+      expect(banned.body).toEqual({ message: 'Too many bad authentication attempts', data: null });
+      expect(banned.headers['x-ratelimit-remaining-global']).toBeUndefined();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    const after = await t.request('GET', '/probe/public', { ip });
+    expect(after.status).toBe(200);
+    // Neither the failed authentications nor the banned requests were counted: this is the window's first hit.
+    expect(Number(after.headers['x-ratelimit-remaining-global'])).toBe(
+      Number(after.headers['x-ratelimit-limit-global']) - 1,
+    );
+    const next = await t.request('GET', '/probe/public', { ip });
+    expect(Number(next.headers['x-ratelimit-remaining-global'])).toBe(
+      Number(after.headers['x-ratelimit-limit-global']) - 2,
+    );
   });
 
   it('does not count failures that are not authentication failures', async () => {
