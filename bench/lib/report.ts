@@ -88,8 +88,8 @@ export function evaluateTargets(rows: ScenarioRow[], connections: number): Targe
     s1?.result && s1Ratio !== null
       ? {
           // Issue 16: the stack's overhead cut to at most a fifth of the baseline's throughput. The closed-loop p99
-          // stays a figure, not a target: at a fixed number of connections it measures queueing; latency has its target at a fixed
-          // arrival rate (scenario 8).
+          // stays a figure, not a target: at a fixed number of connections it measures queueing; latency has its
+          // target at a fixed arrival rate (scenario 8).
           target: 'Scenario 1: >= 80% of baseline requests/s, 0 errors',
           verdict: verdict(s1Ratio >= 0.8 && s1.result.errors === 0),
           figures:
