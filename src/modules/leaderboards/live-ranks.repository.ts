@@ -132,6 +132,10 @@ export class LiveRanksRepository {
       SELECT (SELECT count(*) FROM pairs) AS pairs, (SELECT count(*) FROM added) AS added,
              (SELECT count(*) FROM removed) AS removed`.execute(this.db);
     const row = rows[0];
-    return { pairs: Number(row?.pairs ?? 0), added: Number(row?.added ?? 0), removed: Number(row?.removed ?? 0) };
+    return {
+      pairs: Number(row?.pairs ?? 0),
+      added: Number(row?.added ?? 0),
+      removed: Number(row?.removed ?? 0),
+    };
   }
 }
