@@ -14,6 +14,7 @@ import { benchDataDir, startBenchStack } from './lib/stack';
 import { BENCH_AUDIENCE, BENCH_ISSUER, BenchIssuer } from './lib/tokens';
 import type { BenchContext, ScenarioRow } from './scenarios/context';
 import { leaderboardPageScenario, leaderboardRankScenario } from './scenarios/leaderboards';
+import { liveRanksScenario } from './scenarios/live-ranks';
 import { profileScenario } from './scenarios/profile';
 import { resultsReadScenario } from './scenarios/results-read';
 import { snapshotScenario } from './scenarios/snapshot';
@@ -27,7 +28,7 @@ const USAGE = `usage: npm run bench -- [options]
   --duration S          seconds per read scenario (default 10)
   --submit-requests N   POST /results per server in scenario 1, one per user (default 20000)
   --rounds N            scenario 1 alternates ours and the baseline in N rounds, best round counts (default 3)
-  --only LIST           scenarios to run, e.g. 1,5 (default all: 1,2,3,4,5,6)
+  --only LIST           scenarios to run, e.g. 1,5 (default all: 1,2,3,4,5,6,7)
   --profile             CPU-profile our server (.bench-data/profiles/*.cpuprofile)
   --users, --results-per-user, --board-users
                         dataset size when it still has to be seeded (see npm run bench:seed -- --help)`;
@@ -71,7 +72,7 @@ function parseRunArgs(argv: string[]) {
     },
     strict: true,
   });
-  const only = new Set((values.only ?? '1,2,3,4,5,6').split(',').map((s) => s.trim()));
+  const only = new Set((values.only ?? '1,2,3,4,5,6,7').split(',').map((s) => s.trim()));
   return {
     help: values.help ?? false,
     connections: Math.round(positive(values.connections, 64, 'connections')),
@@ -273,6 +274,7 @@ async function main(): Promise<void> {
     await run('3', () => leaderboardRankScenario(context));
     await run('4', () => profileScenario(context));
     await run('5', () => resultsReadScenario(context));
+    await run('7', () => liveRanksScenario(context, appEnv));
 
     if (process.env.BENCH_HEAP_SNAPSHOT) log(`heap snapshot: ${await ours.ask('heap:snapshot', 'heap:')}`);
     const loadAfter = loadavg();
