@@ -17,6 +17,7 @@ const STREAM_RATE = 100;
 const FRESH_TARGET_S = 60;
 const POLL_MS = 250;
 const PAGE_SIZE = 50;
+const STREAM_WARMUP_MS = 5_000;
 
 interface Fresh {
   uid: string;
@@ -30,7 +31,8 @@ interface Fresh {
  * punctuation) with a higher wpm than the user's current best there.
  */
 function freshBests(context: BenchContext, users: { uid: string; wpm: number }[]): Fresh[] {
-  const rng = new Random(7);
+  // A new seed every run: the same bodies again would be duplicates, not new personal bests.
+  const rng = new Random(Date.now());
   const out: Fresh[] = [];
   for (const user of users) {
     for (let attempt = 0; attempt < 5_000; attempt++) {
@@ -67,7 +69,7 @@ async function post(context: BenchContext, token: string, body: string): Promise
 
 /** A steady stream of submissions (open loop: one every 1000/rate ms, whatever the answers take). */
 function submissionStream(context: BenchContext, from: number, to: number, rate: number) {
-  const rng = new Random(77);
+  const rng = new Random(Date.now() + 1);
   let next = from;
   let sent = 0;
   let failed = 0;
@@ -116,7 +118,11 @@ export async function liveRanksScenario(context: BenchContext, env: AppEnv): Pro
     ticking = ticking.then(async () => {
       const started = performance.now();
       const outcome = await snapshot.applyLiveChanges();
-      if (outcome && outcome.pairs > 0) applied.push(performance.now() - started);
+      const ms = performance.now() - started;
+      if (outcome && outcome.pairs > 0) applied.push(ms);
+      context.log(
+        `scenario 7: live update applied ${outcome?.pairs ?? 'nothing (busy)'} changes in ${ms.toFixed(0)} ms`,
+      );
     });
   };
   const ticker = setInterval(tick, JOBS_TICK_MS);
@@ -202,6 +208,8 @@ export async function liveRanksScenario(context: BenchContext, env: AppEnv): Pro
     // (b) reads while a stream of submissions runs.
     const stream = submissionStream(context, users - 20_000, users - 400, STREAM_RATE);
     try {
+      // The stream at its steady rate (and a live update having seen it) before the clock starts.
+      await new Promise((resolve) => setTimeout(resolve, STREAM_WARMUP_MS));
       for (const { label, board } of BOARDS) {
         const query = `language=${board.language}&mode=${board.mode}&mode2=${board.mode2}`;
         const count = (await (await fetch(`${context.servers.ours.url}/leaderboards?${query}`)).json()) as {
