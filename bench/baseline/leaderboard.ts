@@ -16,7 +16,7 @@ const PAGE_SQL = `
   CROSS JOIN LATERAL (
     SELECT m.nwpm, m.nacc, m.timestamp, m.uid, m.ahead FROM leaderboard_rank_marks m
     WHERE m.board_id = b.id AND m.ahead <= $4::int
-    ORDER BY m.ahead DESC, m.nwpm DESC, m.nacc DESC, m.timestamp DESC, m.uid DESC
+    ORDER BY m.ahead DESC
     LIMIT 1
   ) m
   CROSS JOIN LATERAL (

@@ -69,8 +69,9 @@ export class AllTimeRepository {
   }
 
   /**
-   * Ranks first+1 .. first+size: from the last mark with at most `first` entries ahead of it (ties: the greatest key,
-   * past any removed entries), skip the remaining `first - ahead` entries in the order index and take the page. Rank
+   * Ranks first+1 .. first+size: from the last mark with at most `first` entries ahead of it, skip the remaining
+   * `first - ahead` entries in the order index and take the page (marks with equal `ahead` have no entry between
+   * them, so any of them gives the same page). Rank
    * numbers are given before the filter, so a hidden user's rank stays unused rather than shifting the page.
    */
   private pageStatement(p: BoardKey & { first: number; size: number }) {
@@ -80,7 +81,7 @@ export class AllTimeRepository {
       CROSS JOIN LATERAL (
         SELECT m.nwpm, m.nacc, m.timestamp, m.uid, m.ahead FROM leaderboard_rank_marks m
         WHERE m.board_id = b.id AND m.ahead <= ${p.first}::int
-        ORDER BY m.ahead DESC, m.nwpm DESC, m.nacc DESC, m.timestamp DESC, m.uid DESC
+        ORDER BY m.ahead DESC
         LIMIT 1
       ) m
       CROSS JOIN LATERAL (

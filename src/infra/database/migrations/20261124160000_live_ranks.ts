@@ -77,9 +77,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     CREATE UNIQUE INDEX leaderboard_rank_marks_key ON leaderboard_rank_marks (board_id, nwpm, nacc, timestamp, uid)`.execute(
     db,
   );
-  await sql`
-    CREATE INDEX leaderboard_rank_marks_ahead_idx
-    ON leaderboard_rank_marks (board_id, ahead, nwpm, nacc, timestamp, uid)`.execute(db);
+  // Only (board_id, ahead): with the key columns in it too, the planner would take it for a rank's mark lookup
+  // (a key condition) and sort every mark of the board instead of reading one from the key index.
+  await sql`CREATE INDEX leaderboard_rank_marks_ahead_idx ON leaderboard_rank_marks (board_id, ahead)`.execute(
+    db,
+  );
   // The snapshot was numbered without marks: empty it, so the start-up rebuild builds both (derived data).
   await sql`TRUNCATE leaderboard_entries`.execute(db);
   await sql`UPDATE leaderboard_boards SET first_position = 0, size = 0`.execute(db);
