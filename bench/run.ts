@@ -15,6 +15,7 @@ import { BENCH_AUDIENCE, BENCH_ISSUER, BenchIssuer } from './lib/tokens';
 import type { BenchContext, ScenarioRow } from './scenarios/context';
 import { leaderboardPageScenario, leaderboardRankScenario } from './scenarios/leaderboards';
 import { openLoopScenario } from './scenarios/open-loop';
+import { liveRanksScenario } from './scenarios/live-ranks';
 import { profileScenario } from './scenarios/profile';
 import { resultsReadScenario } from './scenarios/results-read';
 import { snapshotScenario } from './scenarios/snapshot';
@@ -28,7 +29,7 @@ const USAGE = `usage: npm run bench -- [options]
   --duration S          seconds per read scenario (default 10)
   --submit-requests N   POST /results per server in scenario 1, one per user (default 20000)
   --rounds N            scenario 1 alternates ours and the baseline in N rounds, best round counts (default 3)
-  --only LIST           scenarios to run, e.g. 1,5 (default all: 1,2,3,4,5,6,8)
+  --only LIST           scenarios to run, e.g. 1,5 (default all: 1,2,3,4,5,6,7,8)
   --open-rate N         requests/s of every route in scenario 8 (default: half the maximum this run measured for
                         the route, else a fixed default; the report says which)
   --profile             CPU-profile our server (.bench-data/profiles/*.cpuprofile)
@@ -75,7 +76,7 @@ function parseRunArgs(argv: string[]) {
     },
     strict: true,
   });
-  const only = new Set((values.only ?? '1,2,3,4,5,6,8').split(',').map((s) => s.trim()));
+  const only = new Set((values.only ?? '1,2,3,4,5,6,7,8').split(',').map((s) => s.trim()));
   return {
     help: values.help ?? false,
     connections: Math.round(positive(values.connections, 64, 'connections')),
@@ -287,6 +288,7 @@ async function main(): Promise<void> {
     await run('3', () => leaderboardRankScenario(context));
     await run('4', () => profileScenario(context));
     await run('5', () => resultsReadScenario(context));
+    await run('7', () => liveRanksScenario(context, appEnv));
     // After 1, 2 and 4: it runs at half the maxima they measured.
     await run('8', () => openLoopScenario(context, rows, args.openRate));
 

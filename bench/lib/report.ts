@@ -186,6 +186,8 @@ export function evaluateTargets(rows: ScenarioRow[], connections: number): Targe
   targets.push(...firstBuildTargets(rows));
   targets.push(...openLoopTargets(rows));
 
+  targets.push(...liveRankTargets(rows));
+
   const rss = rows
     .filter((r) => r.server === 'ours' && r.result?.rssMb !== null && r.result?.rssMb !== undefined)
     .map((r) => r.result?.rssMb as number);
@@ -247,6 +249,37 @@ function openLoopTargets(rows: ScenarioRow[]): TargetLine[] {
       figures: `p99 ${fmt(row.result.p99, 1)} ms, ${row.result.errors} errors (${row.note ?? ''})`,
     };
   });
+}
+
+/** Scenario 7: a new personal best shown with its rank within 60 s; reads flat from 10k to 1M under submissions. */
+function liveRankTargets(rows: ScenarioRow[]): TargetLine[] {
+  const fresh = find(rows, '7-fresh');
+  const lines: TargetLine[] = [
+    fresh?.seconds !== undefined
+      ? {
+          target: 'Scenario 7: a new personal best shows its rank within 60 s (1M board)',
+          verdict: verdict(fresh.seconds <= 60),
+          figures: fresh.note ?? '',
+        }
+      : { target: 'Scenario 7 (freshness)', verdict: 'not available', figures: '' },
+  ];
+  for (const kind of ['page', 'rank'] as const) {
+    const a = find(rows, `7-${kind}-10k`)?.result;
+    const b = find(rows, `7-${kind}-1M`)?.result;
+    const target = `Scenario 7 (${kind} under submissions): 1M board within 1.3x of the 10k board (requests/s and p99)`;
+    if (!a || !b) {
+      lines.push({ target, verdict: 'not available', figures: '' });
+      continue;
+    }
+    const slower = a.requestsPerSecond / Math.max(b.requestsPerSecond, 1e-9);
+    const p99 = b.p99 / Math.max(a.p99, 1e-9);
+    lines.push({
+      target,
+      verdict: verdict(slower <= 1.3 && p99 <= 1.3),
+      figures: `requests/s 10k ÷ 1M = ${slower.toFixed(2)}, p99 1M ÷ 10k = ${p99.toFixed(2)}`,
+    });
+  }
+  return lines;
 }
 
 export function renderTargets(targets: TargetLine[]): string {

@@ -79,7 +79,7 @@ export async function leaderboardPageScenario(
 }
 
 /** Eligible users with a personal best on the board (so each has a rank), sampled at random. */
-async function rankedUsers(context: BenchContext, board: Board): Promise<string[]> {
+export async function rankedUsers(context: BenchContext, board: Board): Promise<string[]> {
   const { rows } = await context.pool.query<{ uid: string }>(
     `SELECT pb.uid FROM personal_bests AS pb JOIN users AS u ON u.uid = pb.uid
      WHERE pb.language = $1 AND pb.mode = $2 AND pb.mode2 = $3 AND pb.difficulty = 'normal'

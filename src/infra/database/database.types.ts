@@ -59,6 +59,12 @@ export interface InboxMail {
   uid: string;
 }
 
+export interface LeaderboardBestChanges {
+  board_id: number;
+  id: Generated<number>;
+  uid: string;
+}
+
 export interface LeaderboardBests {
   acc: number;
   board_id: number;
@@ -94,6 +100,15 @@ export interface LeaderboardJobRuns {
   finished_at: number;
   job: string;
   period: string;
+}
+
+export interface LeaderboardRankMarks {
+  ahead: number;
+  board_id: number;
+  nacc: number;
+  nwpm: number;
+  timestamp: number;
+  uid: string;
 }
 
 export interface NewQuotes {
@@ -317,10 +332,12 @@ export interface DB {
   connections: Connections;
   custom_themes: CustomThemes;
   inbox_mail: InboxMail;
+  leaderboard_best_changes: LeaderboardBestChanges;
   leaderboard_bests: LeaderboardBests;
   leaderboard_boards: LeaderboardBoards;
   leaderboard_entries: LeaderboardEntries;
   leaderboard_job_runs: LeaderboardJobRuns;
+  leaderboard_rank_marks: LeaderboardRankMarks;
   new_quotes: NewQuotes;
   personal_bests: PersonalBests;
   presets: Presets;

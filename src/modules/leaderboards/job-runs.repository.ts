@@ -13,9 +13,12 @@ import type { Executor } from '../../infra/database/transaction';
 export class JobRunsRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 
-  /** Runs `fn` only if no other session holds the job's lock; `{ ran: false }` at once otherwise. */
-  exclusively<T>(job: string, fn: () => Promise<T>) {
-    return withAdvisoryLock(this.db, `leaderboards:${job}`, fn);
+  /**
+   * Runs `fn` only if no other session holds the job's lock; `{ ran: false }` at once otherwise, or after waiting up
+   * to `waitMs` for it.
+   */
+  exclusively<T>(job: string, fn: () => Promise<T>, waitMs = 0) {
+    return withAdvisoryLock(this.db, `leaderboards:${job}`, fn, { waitMs });
   }
 
   transaction<T>(fn: (trx: Transaction<DB>) => Promise<T>): Promise<T> {

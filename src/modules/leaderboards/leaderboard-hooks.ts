@@ -4,9 +4,9 @@ import { isStoreUnavailable } from '../../common/filters/store-errors';
 import { ServerConfigurationService } from '../../config/server-configuration.service';
 import { REDIS_HEALTH, type RedisHealth } from '../../infra/redis/redis-health';
 import { ResultHooks, type ResultExtras, type ResultSavedEvent } from '../results/result-hooks';
-import { AllTimeRepository } from './all-time.repository';
 import { BoardCatchUpService } from './board-catch-up.service';
 import { DailyLeaderboardService } from './daily-leaderboard.service';
+import { LeaderboardSnapshotService } from './leaderboard-snapshot.service';
 import { WeeklyXpLeaderboardService } from './weekly-xp-leaderboard.service';
 
 const FEATURE = 'leaderboards';
@@ -24,7 +24,7 @@ export class LeaderboardHooks implements OnModuleInit {
     private readonly lifecycle: AccountLifecycle,
     private readonly daily: DailyLeaderboardService,
     private readonly weekly: WeeklyXpLeaderboardService,
-    private readonly allTime: AllTimeRepository,
+    private readonly snapshot: LeaderboardSnapshotService,
     private readonly configuration: ServerConfigurationService,
     private readonly catchUp: BoardCatchUpService,
     @Inject(REDIS_HEALTH) private readonly health: RedisHealth,
@@ -68,12 +68,15 @@ export class LeaderboardHooks implements OnModuleInit {
     };
   }
 
-  /** Daily and weekly boards at once; the all-time snapshot rows too (reads filter banned and opted-out users). */
+  /**
+   * Daily and weekly boards at once; the all-time snapshot too, closing the ranks below the user (reads also filter
+   * banned and opted-out users, so a ban shows even before the removal commits).
+   */
   async purge(uid: string): Promise<void> {
     const outcomes = await Promise.allSettled([
       this.daily.purge(uid),
       this.weekly.purge(uid),
-      this.allTime.remove(uid),
+      this.snapshot.removeUser(uid),
     ]);
     const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
     if (failed) throw failed.reason;

@@ -20,13 +20,16 @@ export const JOBS_TICK_MS = 15_000;
 
 export interface JobsReport {
   rebuilt: boolean;
+  /** Queued personal-best changes applied to the all-time snapshot (0 while a rebuild held it). */
+  liveChanges: number;
   dailyClosed: boolean;
   weeklyClosed: boolean;
 }
 
 /**
  * The leaderboard schedule. Every JOBS_TICK_MS a process with JOBS_ENABLED runs whatever is due: the all-time
- * rebuild once per `leaderboards.rebuildIntervalSeconds`, yesterday's daily boards after midnight UTC, last week's
+ * rebuild once per `leaderboards.rebuildIntervalSeconds`, the live updates of the all-time boards on every tick
+ * (new personal bests ranked within a tick, not at the next rebuild), yesterday's daily boards after midnight UTC, last week's
  * XP board after Monday 00:00 UTC. Periods are recorded in PostgreSQL and job bodies hold an advisory lock, so N
  * replicas (or a retry) run each period once. `runDueJobs()` is callable directly (tests, operators).
  */
@@ -92,20 +95,25 @@ export class LeaderboardJobsService implements OnApplicationBootstrap, OnModuleD
   }
 
   private async runAll(): Promise<JobsReport> {
-    const attempt = async (job: string, fn: () => Promise<boolean>) => {
+    const attempt = async <T>(job: string, fn: () => Promise<T>, failed: T): Promise<T> => {
       try {
         return await fn();
       } catch (e) {
         this.logger.error({ job, err: (e as Error).message }, 'leaderboard job failed');
-        return false;
+        return failed;
       }
     };
     const ifEmpty = !this.checkedEmpty;
     this.checkedEmpty = true;
     return {
-      rebuilt: await attempt(REBUILD, () => this.rebuildIfDue(ifEmpty)),
-      dailyClosed: await attempt('daily-rollover', () => this.rollover.dailyIfDue()),
-      weeklyClosed: await attempt('weekly-rollover', () => this.rollover.weeklyIfDue()),
+      rebuilt: await attempt(REBUILD, () => this.rebuildIfDue(ifEmpty), false),
+      liveChanges: await attempt(
+        'live-ranks',
+        async () => (await this.snapshot.applyLiveChanges())?.pairs ?? 0,
+        0,
+      ),
+      dailyClosed: await attempt('daily-rollover', () => this.rollover.dailyIfDue(), false),
+      weeklyClosed: await attempt('weekly-rollover', () => this.rollover.weeklyIfDue(), false),
     };
   }
 }

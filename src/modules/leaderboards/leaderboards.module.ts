@@ -15,6 +15,7 @@ import { LeaderboardJobsService } from './leaderboard-jobs.service';
 import { LeaderboardRolloverService } from './leaderboard-rollover.service';
 import { LeaderboardSnapshotService } from './leaderboard-snapshot.service';
 import { LeaderboardsController } from './leaderboards.controller';
+import { LiveRanksRepository } from './live-ranks.repository';
 import { SnapshotRepository } from './snapshot.repository';
 import { WeeklyXpLeaderboardService } from './weekly-xp-leaderboard.service';
 
@@ -29,6 +30,7 @@ import { WeeklyXpLeaderboardService } from './weekly-xp-leaderboard.service';
   providers: [
     AllTimeRepository,
     SnapshotRepository,
+    LiveRanksRepository,
     BoardStoreRepository,
     BoardCatchUpRepository,
     JobRunsRepository,

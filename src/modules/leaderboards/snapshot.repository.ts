@@ -30,7 +30,17 @@ export const SNAPSHOT_SHARDS = 2;
 const SHARD_SPAN = 2 ** 30;
 const shardTable = (generation: '' | 'next_' | 'old_', shard: number) =>
   `leaderboard_shard_${generation}${shard}`;
-const SHARD_INDEXES = ['position_key', 'uid_hash_idx'] as const;
+const SHARD_INDEXES = ['order_idx', 'uid_hash_idx'] as const;
+const MARKS = 'leaderboard_rank_marks';
+const MARKS_NEXT = 'leaderboard_rank_marks_next';
+/**
+ * Every MARK_SPACING-th entry of a shard's numbering is a rank mark (migration 20261124160000_live_ranks): a rank or a
+ * page offset then counts at most about this many index entries from its mark. A power of two, so shard bases (2^30
+ * apart) are multiples of it.
+ */
+export const MARK_SPACING = 128;
+/** The sentinel mark's key: below every entry's ((-wpm), (-acc), timestamp, uid), with nothing ahead of it. */
+const SENTINEL = sql`'-Infinity'::float8, '-Infinity'::float8, (-9223372036854775808)::int8, ''::text, 0`;
 /** How long the swap may wait for running reads before it gives up and retries (new reads queue behind it). */
 const SWAP_LOCK_TIMEOUT = '2s';
 const SWAP_ATTEMPTS = 5;
@@ -102,23 +112,29 @@ export class SnapshotRepository {
           CREATE UNLOGGED TABLE ${sql.table(shardTable('next_', shard))} PARTITION OF ${sql.table(NEXT)}
           FOR VALUES FROM (${from}) TO (${to})`.execute(trx);
       }
+      await sql`DROP TABLE IF EXISTS ${sql.table(MARKS_NEXT)}`.execute(trx);
+      await sql`CREATE UNLOGGED TABLE ${sql.table(MARKS_NEXT)} (LIKE ${sql.table(MARKS)})`.execute(trx);
     });
     await Promise.all(shards.map((modes, shard) => this.buildShard(shard, modes, eligible, onStep)));
-    // Where each board starts and ends: two index probes per board, never a scan of the entries.
+    // Where each board starts and ends: its first and last entry in board order (a fresh build numbers entries in
+    // that order), two probes of the order index per board, never a scan of the entries.
     const ranges = await sql<{ board_id: number; first: number; last: number }>`
       SELECT b.id AS board_id, first.position AS first, last.position AS last
       FROM leaderboard_boards b
       CROSS JOIN LATERAL (
-        SELECT n.position FROM ${sql.table(NEXT)} n WHERE n.board_id = b.id ORDER BY n.position LIMIT 1
+        SELECT n.position FROM ${sql.table(NEXT)} n WHERE n.board_id = b.id
+        ORDER BY -n.wpm, -n.acc, n.timestamp, n.uid LIMIT 1
       ) first
       CROSS JOIN LATERAL (
-        SELECT n.position FROM ${sql.table(NEXT)} n WHERE n.board_id = b.id ORDER BY n.position DESC LIMIT 1
+        SELECT n.position FROM ${sql.table(NEXT)} n WHERE n.board_id = b.id
+        ORDER BY -n.wpm DESC, -n.acc DESC, n.timestamp DESC, n.uid DESC LIMIT 1
       ) last`.execute(this.db);
     const boards = ranges.rows.map((r) => ({
       boardId: r.board_id,
       firstPosition: r.first,
       size: r.last - r.first + 1,
     }));
+    await this.finishMarks(boards);
     return { entries: boards.reduce((sum, b) => sum + b.size, 0), ranges: boards };
   }
 
@@ -149,10 +165,7 @@ export class SnapshotRepository {
    * threshold leaves few). The join hashes that set, so hashing the smaller one keeps it cheap and in memory.
    */
   private async eligibilityCondition(minTimeTyping: number | null): Promise<RawBuilder<unknown>> {
-    const ineligible =
-      minTimeTyping === null
-        ? sql`u.banned OR u.lb_opt_out`
-        : sql`u.banned OR u.lb_opt_out OR u.time_typing <= ${minTimeTyping}`;
+    const ineligible = ineligibleUser(minTimeTyping);
     const estimate = async (condition: RawBuilder<unknown>) => {
       const { rows } = await sql<{ 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] }>`
         EXPLAIN (FORMAT JSON) SELECT 1 FROM users u WHERE ${condition}`.execute(this.db);
@@ -205,10 +218,17 @@ export class SnapshotRepository {
             AND ${eligible}
         ) qualifying`.execute(trx);
       onStep(`shard ${shard + 1} ranked`);
+      // The board order, ascending on negated values so that row comparisons on it are index conditions. Rows were
+      // written in this order, so building it is a pass over presorted input.
       await sql`
-        CREATE UNIQUE INDEX ${sql.id(`${table}_position_key`)} ON ${sql.table(table)} (board_id, position)`.execute(
-        trx,
-      );
+        CREATE INDEX ${sql.id(`${table}_order_idx`)}
+        ON ${sql.table(table)} (board_id, (-wpm), (-acc), timestamp, uid)`.execute(trx);
+      // Rank marks at every MARK_SPACING-th position of the shard's numbering; `ahead` holds the position until
+      // finishMarks knows where each board starts.
+      await sql`
+        INSERT INTO ${sql.table(MARKS_NEXT)} (board_id, nwpm, nacc, timestamp, uid, ahead)
+        SELECT board_id, -wpm, -acc, timestamp, uid, position FROM ${sql.table(table)}
+        WHERE position % ${sql.lit(MARK_SPACING)} = 0`.execute(trx);
       await sql`
         CREATE INDEX ${sql.id(`${table}_uid_hash_idx`)} ON ${sql.table(table)} (hashtextextended(uid, 0))`.execute(
         trx,
@@ -229,6 +249,11 @@ export class SnapshotRepository {
       try {
         await this.db.transaction().execute(async (trx) => {
           await sql`SET LOCAL lock_timeout = ${sql.lit(SWAP_LOCK_TIMEOUT)}`.execute(trx);
+          // The marks are replaced row by row, not renamed like the entries: readers lock the two tables in
+          // different orders (a page finds its mark first, a rank its entry), and renaming both would deadlock
+          // with them. Row locks do not conflict with reads, and this is done before the renames take theirs.
+          await sql`DELETE FROM ${sql.table(MARKS)}`.execute(trx);
+          await sql`INSERT INTO ${sql.table(MARKS)} SELECT * FROM ${sql.table(MARKS_NEXT)}`.execute(trx);
           await sql`DROP TABLE IF EXISTS ${sql.table(OLD)}`.execute(trx);
           await sql`ALTER TABLE ${sql.table(LIVE)} RENAME TO ${sql.id(OLD)}`.execute(trx);
           await sql`ALTER TABLE ${sql.table(NEXT)} RENAME TO ${sql.id(LIVE)}`.execute(trx);
@@ -256,6 +281,25 @@ export class SnapshotRepository {
       }
     }
     await sql`DROP TABLE IF EXISTS ${sql.table(OLD)}`.execute(this.db);
+    await sql`DROP TABLE IF EXISTS ${sql.table(MARKS_NEXT)}`.execute(this.db);
+    // Statistics for the marks just copied in: without them the planner takes the (board_id, ahead) index for a
+    // rank's mark lookup and sorts every mark of the board (thousands on a 1M board) instead of reading one.
+    await sql`ANALYZE ${sql.table(MARKS)}`.execute(this.db);
+  }
+
+  /**
+   * Turns the staged marks' positions into entries ahead of them on their board and adds every board's sentinel (so a
+   * read always finds a mark at or below any key). The swap copies them into the live marks table.
+   */
+  private async finishMarks(boards: BoardRange[]): Promise<void> {
+    await sql`
+      UPDATE ${sql.table(MARKS_NEXT)} m SET ahead = m.ahead - r.first_position
+      FROM unnest(${boards.map((r) => r.boardId)}::int[], ${boards.map((r) => r.firstPosition)}::int[])
+        AS r(board_id, first_position)
+      WHERE m.board_id = r.board_id`.execute(this.db);
+    await sql`
+      INSERT INTO ${sql.table(MARKS_NEXT)} (board_id, nwpm, nacc, timestamp, uid, ahead)
+      SELECT id, ${SENTINEL} FROM leaderboard_boards`.execute(this.db);
   }
 
   /** Renames a shard table and its indexes (index names are unique per schema, so they follow the table's). */
@@ -275,6 +319,17 @@ export class SnapshotRepository {
       .executeTakeFirst();
     return row === undefined;
   }
+}
+
+/**
+ * Spec: a user is off the all-time boards when banned, opted out, or with `timeTyping` not above `minTimeTyping`
+ * (null skips the time check, as in development). A condition on `u`, a `users` row; the rebuild and the live
+ * updates both use it, so an entry never depends on which of them wrote it.
+ */
+export function ineligibleUser(minTimeTyping: number | null): RawBuilder<unknown> {
+  return minTimeTyping === null
+    ? sql`u.banned OR u.lb_opt_out`
+    : sql`u.banned OR u.lb_opt_out OR u.time_typing <= ${minTimeTyping}`;
 }
 
 function isLockTimeout(e: unknown): boolean {

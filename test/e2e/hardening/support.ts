@@ -23,6 +23,7 @@ const WRITABLE_TABLES = [
   'connections',
   'custom_themes',
   'inbox_mail',
+  'leaderboard_best_changes',
   'new_quotes',
   'personal_bests',
   'presets',
