@@ -16,6 +16,12 @@ const boards = [
 const SCRIPT_KEYS: Record<string, string[][]> = {
   rateLimitIncrement: [[redisKeys.rateLimit('uid-1', 'resultsAdd')], [redisKeys.rateLimit('{ip}', 'global')]],
   rateLimitAdd: [[redisKeys.badAuth('203.0.113.9')], [redisKeys.badAuth('2001:db8::1')]],
+  // An anonymous request: the IP's ban key and its counters, as the rate-limit guard builds them.
+  rateLimitUnlessBanned: ['203.0.113.9', '2001:db8::1'].map((ip) => [
+    redisKeys.badAuth(ip),
+    redisKeys.rateLimit(`ip:${ip}`, 'global'),
+    redisKeys.rateLimit(`ip:${ip}`, 'resultsGet'),
+  ]),
   dailyLeaderboardAdd: boards,
   weeklyXpLeaderboardAdd: boards,
   weeklyXpLeaderboardSet: boards,
