@@ -10,6 +10,8 @@ type AfterCommit = (uid: string) => Promise<void>;
  * - `after*` handlers run after the change committed (Redis boards, caches); they must be idempotent and their
  *   failures are logged, not thrown, since the change already happened.
  * Deleting an account needs no in-transaction handler: user-owned tables cascade from `users`.
+ * `unban` is the one change that lets a user back in: features that dropped the user's derived rows at the ban
+ * rebuild them from the user's own data.
  */
 @Injectable()
 export class AccountLifecycle {
@@ -18,6 +20,7 @@ export class AccountLifecycle {
     reset: new Map<string, AfterCommit>(),
     delete: new Map<string, AfterCommit>(),
     ban: new Map<string, AfterCommit>(),
+    unban: new Map<string, AfterCommit>(),
     optOut: new Map<string, AfterCommit>(),
   };
   private readonly logger = new Logger(AccountLifecycle.name);
@@ -38,6 +41,10 @@ export class AccountLifecycle {
     this.after.ban.set(feature, handler);
   }
 
+  afterUnban(feature: string, handler: AfterCommit): void {
+    this.after.unban.set(feature, handler);
+  }
+
   afterLeaderboardOptOut(feature: string, handler: AfterCommit): void {
     this.after.optOut.set(feature, handler);
   }
@@ -46,7 +53,7 @@ export class AccountLifecycle {
     for (const handler of this.resetHandlers.values()) await handler(uid, trx);
   }
 
-  async notify(event: 'reset' | 'delete' | 'ban' | 'optOut', uid: string): Promise<void> {
+  async notify(event: 'reset' | 'delete' | 'ban' | 'unban' | 'optOut', uid: string): Promise<void> {
     for (const [feature, handler] of this.after[event]) {
       await handler(uid).catch((e: Error) =>
         this.logger.error({ uid, feature, event, err: e.message }, 'lifecycle handler failed'),

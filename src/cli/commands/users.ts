@@ -4,7 +4,8 @@ import { LeaderboardModule } from '../../modules/leaderboards/leaderboards.modul
 import type { CommandGroup } from '../cli-context';
 import { uid } from '../arguments';
 
-// A ban purges the user's board entries: the leaderboards feature takes part through its lifecycle handler.
+// A ban purges the user's board entries, an unban queues their all-time boards for the next live update: the
+// leaderboards feature takes part through its lifecycle handlers.
 const modules = [AdminModule, LeaderboardModule];
 
 export const usersCommands: CommandGroup = (program, cli) => {
@@ -21,7 +22,7 @@ export const usersCommands: CommandGroup = (program, cli) => {
     );
   group
     .command('unban')
-    .description('lift a ban')
+    .description('lift a ban (the all-time boards take the account back at the next live update)')
     .argument('<uid>', 'account uid', uid)
     .action((who: string) =>
       cli.run(modules, async (app) => {

@@ -40,8 +40,8 @@ export class AdminService {
     await this.requireUser(uid);
     await this.repository.setBanned(uid, banned);
     this.logger.log({ uid, banned }, banned ? 'user banned' : 'user unbanned');
-    // Boards purge the user, ApeKey caches drop their keys.
-    if (banned) await this.lifecycle.notify('ban', uid);
+    // Boards purge the user, ApeKey caches drop their keys; an unban lets the all-time boards take the user back.
+    await this.lifecycle.notify(banned ? 'ban' : 'unban', uid);
   }
 
   /** `expiresAt` in ms since the epoch, or -1 for lifetime premium. */
@@ -60,12 +60,15 @@ export class AdminService {
     this.logger.log({ uid }, 'premium cleared');
   }
 
-  /** `POST /admin/toggleBan`: returns the new state; a ban purges the user from the boards at once. */
+  /**
+   * `POST /admin/toggleBan`: returns the new state; a ban purges the user from the boards at once, an unban queues
+   * the user's all-time boards for the next live update.
+   */
   async toggleBan(adminUid: string, uid: string): Promise<{ banned: boolean }> {
     const banned = await this.repository.toggleBanned(uid);
     if (banned === null) throw new AppError(404, MESSAGES.userNotFound);
     this.logger.log({ adminUid, uid, banned }, banned ? 'user banned' : 'user unbanned');
-    if (banned) await this.lifecycle.notify('ban', uid);
+    await this.lifecycle.notify(banned ? 'ban' : 'unban', uid);
     return { banned };
   }
 

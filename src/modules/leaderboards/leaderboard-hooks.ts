@@ -37,6 +37,7 @@ export class LeaderboardHooks implements OnModuleInit {
     this.lifecycle.afterBan(FEATURE, purge);
     this.lifecycle.afterReset(FEATURE, purge);
     this.lifecycle.afterDelete(FEATURE, purge);
+    this.lifecycle.afterUnban(FEATURE, (uid) => this.snapshot.readmitUser(uid));
   }
 
   /**

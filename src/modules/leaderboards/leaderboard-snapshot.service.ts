@@ -102,6 +102,15 @@ export class LeaderboardSnapshotService {
     if (!outcome.ran) this.logger.warn({ uid }, 'snapshot busy: the user leaves it at the next live update');
   }
 
+  /**
+   * Lets a user back onto the all-time boards (an unban): their boards are queued, so the next live update enters
+   * their current personal bests with their ranks instead of the next rebuild. Daily and weekly boards are not
+   * restored: they only take results submitted from now on.
+   */
+  async readmitUser(uid: string): Promise<void> {
+    await this.live.enqueueUser(uid);
+  }
+
   /** Spec: the time check is skipped in a development environment. */
   private async minTimeTyping(): Promise<number | null> {
     return this.env.mode === 'dev' ? null : (await this.configuration.get()).leaderboards.minTimeTyping;

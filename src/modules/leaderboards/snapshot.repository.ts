@@ -53,7 +53,7 @@ const SWAP_ATTEMPTS = 5;
  * memory: several times faster on millions of entries than sorting by the board id and then the values.
  */
 const SORT_KEY = sql`
-  (b.id::int8 << 48)
+  (p.board_id::int8 << 48)
   + ((65535 - least(floor(p.wpm * 100 + 1e-6), 65535))::int8 << 32)
   + CASE WHEN abs(p.wpm * 100 - floor(p.wpm * 100 + 1e-6)) < 1e-6
       THEN (16383 - least(greatest(floor(p.acc * 100 + 1e-6), 0), 16383))::int8 << 18
@@ -191,10 +191,25 @@ export class SnapshotRepository {
     onStep: (step: string) => void,
   ): Promise<void> {
     const table = shardTable('next_', shard);
-    const ofShard =
+    // The shard's boards as a constant array: the scan of the personal bests then filters them with a hashed lookup
+    // instead of joining every row to the boards (a tenth of a second less on the 1M build). A literal, not a
+    // parameter, so the lookup is hashed whichever plan runs it (a generic plan would search the array linearly).
+    const boardIds =
       modes.length === 0
+        ? []
+        : (
+            await this.db
+              .selectFrom('leaderboard_boards')
+              .select('id')
+              .where((eb) =>
+                eb.or(modes.map((m) => eb.and([eb('mode', '=', m.mode), eb('mode2', '=', m.mode2)]))),
+              )
+              .execute()
+          ).map((b) => b.id);
+    const ofShard =
+      boardIds.length === 0
         ? sql`FALSE`
-        : sql`(b.mode, b.mode2) IN (${sql.join(modes.map((m) => sql`(${m.mode}, ${m.mode2})`))})`;
+        : sql`p.board_id = ANY(ARRAY[${sql.join(boardIds.map((id) => sql.lit(Math.trunc(id))))}]::int[])`;
     await this.db.transaction().execute(async (trx) => {
       // Sorting a million or two rows in memory rather than in temporary files.
       await sql`SET LOCAL work_mem = '256MB'`.execute(trx);
@@ -210,11 +225,11 @@ export class SnapshotRepository {
                  + row_number() OVER (ORDER BY sort_key, wpm DESC, acc DESC, timestamp ASC, uid ASC))::integer,
                uid, wpm, acc, raw, consistency, timestamp
         FROM (
-          SELECT b.id AS board_id, ${SORT_KEY} AS sort_key,
+          SELECT p.board_id, ${SORT_KEY} AS sort_key,
                  p.uid, p.wpm, p.acc, p.raw, p.consistency, p.timestamp
           FROM leaderboard_bests p
-          JOIN leaderboard_boards b ON b.id = p.board_id AND ${ofShard}
-          WHERE p.wpm > 0
+          WHERE ${ofShard}
+            AND p.wpm > 0
             AND ${eligible}
         ) qualifying`.execute(trx);
       onStep(`shard ${shard + 1} ranked`);

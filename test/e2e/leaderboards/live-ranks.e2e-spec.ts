@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
+import { AdminService } from '../../../src/modules/admin/admin.service';
 import { AllTimeRepository } from '../../../src/modules/leaderboards/all-time.repository';
 import { LeaderboardHooks } from '../../../src/modules/leaderboards/leaderboard-hooks';
 import { LeaderboardSnapshotService } from '../../../src/modules/leaderboards/leaderboard-snapshot.service';
@@ -24,7 +25,12 @@ describe('live all-time ranks', () => {
 
   beforeAll(async () => {
     t = await createTestApp({
-      env: { rateLimit: { globalPerMinute: 100_000, overrides: { leaderboardsGet: { max: 100_000 } } } },
+      env: {
+        rateLimit: {
+          globalPerMinute: 100_000,
+          overrides: { leaderboardsGet: { max: 100_000 }, adminLimit: { max: 10_000 } },
+        },
+      },
     });
   });
   afterAll(() => t.close());
@@ -195,6 +201,53 @@ describe('live all-time ranks', () => {
       [b.uid, 1],
       [d.uid, 2],
     ]);
+  });
+
+  it("an unban (admin route or CLI service) queues the user's boards: one live update puts them back with their rank", async () => {
+    const language = 'bulgarian';
+    const [a, b, c] = await threeOnBoard(language);
+    await seedPb(t, b.uid, { language, mode2: '60', wpm: 90 });
+    await rebuild(t);
+    const admin = await createUser(t.db, { permissions: ['admin'] });
+    const adminAuth = await t.bearer(admin.uid);
+    const toggle = async () => {
+      const res = await t.request<{ data: { banned: boolean } }>('POST', '/admin/toggleBan', {
+        auth: adminAuth,
+        body: { uid: b.uid },
+      });
+      expect(res.status).toBe(200);
+      return res.body.data.banned;
+    };
+    const queued = () =>
+      t.db.selectFrom('leaderboard_best_changes').select('board_id').where('uid', '=', b.uid).execute();
+
+    expect(await toggle()).toBe(true);
+    await live();
+    expect(await ranks(language)).toEqual([
+      [a.uid, 1, 100],
+      [c.uid, 2, 80],
+    ]);
+    expect(await queued()).toHaveLength(0);
+
+    expect(await toggle()).toBe(false);
+    expect(await queued()).toHaveLength(2); // both boards of the user, before any rebuild
+    await live();
+    expect(await ranks(language)).toEqual([
+      [a.uid, 1, 100],
+      [b.uid, 2, 90],
+      [c.uid, 3, 80],
+    ]);
+    expect(await rankOf(b, language, '60')).toMatchObject({ uid: b.uid, rank: 1 });
+    expect((await page(language)).count).toBe(3);
+
+    // The CLI's path (AdminService.setBanned) does the same.
+    await t.app.get(AdminService).setBanned(b.uid, true);
+    await live();
+    expect((await page(language)).count).toBe(2);
+    await t.app.get(AdminService).setBanned(b.uid, false);
+    await live();
+    expect((await rankOf(b, language))?.rank).toBe(2);
+    expect((await page(language)).count).toBe(3);
   });
 
   it('a change committed during a rebuild (after it read the bests) is applied after the swap', async () => {
