@@ -108,7 +108,7 @@ export function createRedis(target: string | RedisTarget, options: RedisClientOp
     client = new IORedis(url, {
       ...nodeOptions,
       ...prefix,
-      enableAutoPipelining: false,
+      enableAutoPipelining: true,
       retryStrategy: reconnectDelay,
       lazyConnect: false,
     });

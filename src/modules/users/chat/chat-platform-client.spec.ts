@@ -1,7 +1,11 @@
+import { Logger } from '@nestjs/common';
 import { loadEnv } from '../../../config/env';
 import { createChatPlatformClient, createEmailSender } from '../users.module';
 import { LoggingEmailSender, SmtpEmailSender } from '../email/email-sender';
 import { DevChatPlatformClient, HttpChatPlatformClient } from './chat-platform-client';
+
+// The dev client logs every made-up account for the developer watching the console; not in the test output.
+beforeAll(() => Logger.overrideLogger(false));
 
 const env = (source: Record<string, string>, mode: 'dev' | 'production' = 'production') =>
   loadEnv({
