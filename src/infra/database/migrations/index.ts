@@ -15,6 +15,7 @@ import * as psasQuoteRatings from './20261124100000_psas_quote_ratings';
 import * as resultBoardFacts from './20261124110000_result_board_facts';
 import * as usersCompat from './20261124130000_users_compat';
 import * as apeKeyAccess from './20261124140000_ape_key_access';
+import * as testActivityCoveringKey from './20261124170000_test_activity_covering_key';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so they sort in the order they must run; a feature adds
@@ -37,4 +38,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '20261124110000_result_board_facts': resultBoardFacts,
   '20261124130000_users_compat': usersCompat,
   '20261124140000_ape_key_access': apeKeyAccess,
+  '20261124170000_test_activity_covering_key': testActivityCoveringKey,
 };
