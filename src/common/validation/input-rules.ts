@@ -29,6 +29,9 @@ function optionalPropertiesOf(cls: new () => object): Set<string> {
   return names;
 }
 
+/** A leaf's children: shared, never handed out (an error gets a fresh array). */
+const NO_ERRORS: ValidationError[] = [];
+
 function error(property: string, constraints: Record<string, string>, children: ValidationError[] = []) {
   return { property, constraints, children } as ValidationError;
 }
@@ -75,21 +78,25 @@ export function inputRuleErrors(input: unknown, instance?: unknown): ValidationE
   const cls = dtoClassOf(instance);
   const optional = cls ? optionalPropertiesOf(cls) : undefined;
   for (const key of Object.keys(input)) {
-    const constraints: Record<string, string> = {};
+    // Built only when a rule fails: a valid key allocates nothing (result bodies have about 40).
+    let constraints: Record<string, string> | undefined;
     // The pipe checks the value as received first: keys and unconverted leaves need no second look after transform.
     if (!converted && key in Object.prototype)
-      constraints.whitelistValidation = `property ${key} should not exist`;
-    if (!converted && hasBadCharacters(key)) constraints.badKey = `key ${BAD_STRING_MESSAGE}`;
+      constraints = { whitelistValidation: `property ${key} should not exist` };
+    if (!converted && hasBadCharacters(key))
+      constraints = { ...constraints, badKey: `key ${BAD_STRING_MESSAGE}` };
     const raw = input[key];
     const value = converted && Object.prototype.hasOwnProperty.call(converted, key) ? converted[key] : raw;
-    if (raw === null && optional?.has(key)) constraints.isNotNull = NULL_MESSAGE;
-    if (!converted || value !== raw) Object.assign(constraints, leafProblem(value));
+    if (raw === null && optional?.has(key)) constraints = { ...constraints, isNotNull: NULL_MESSAGE };
+    const problem = !converted || value !== raw ? leafProblem(value) : undefined;
+    if (problem) constraints = { ...constraints, ...problem };
     const children = isObject(raw)
       ? inputRuleErrors(raw, converted && isObject(value) ? value : undefined)
-      : [];
-    if (Object.keys(constraints).length > 0 || children.length > 0) {
+      : NO_ERRORS;
+    if (constraints || children.length > 0) {
       // A bad key is named escaped (`a\u0000`), so the message itself stays printable text.
-      errors.push(error(constraints.badKey ? JSON.stringify(key).slice(1, -1) : key, constraints, children));
+      const name = constraints?.badKey ? JSON.stringify(key).slice(1, -1) : key;
+      errors.push(error(name, constraints ?? {}, children === NO_ERRORS ? [] : children));
     }
   }
   return errors;
@@ -105,8 +112,9 @@ function arrayRuleErrors(input: unknown[], converted: unknown[] | undefined): Va
     const problem = !converted || value !== raw ? leafProblem(value) : undefined;
     const children = isObject(raw)
       ? inputRuleErrors(raw, converted && isObject(value) ? value : undefined)
-      : [];
-    if (problem || children.length > 0) errors.push(error(String(i), problem ?? {}, children));
+      : NO_ERRORS;
+    if (problem || children.length > 0)
+      errors.push(error(String(i), problem ?? {}, children === NO_ERRORS ? [] : children));
   }
   return errors;
 }

@@ -1,8 +1,9 @@
 import { Injectable, type ArgumentMetadata, type PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
-import { validateSync, type ValidationError } from 'class-validator';
+import type { ValidationError } from 'class-validator';
 import { MESSAGES, ValidationFailed } from '../app-error';
 import { inputRuleErrors, leafRuleErrors, mergeValidationErrors } from './input-rules';
+import { validateStrict } from './strict-validation';
 
 const PASS_THROUGH = new Set<unknown>([String, Boolean, Number, Array, Object, undefined]);
 
@@ -74,12 +75,7 @@ export class AppValidationPipe implements PipeTransform {
       { ...input },
       { exposeDefaultValues: true },
     );
-    const classErrors = validateSync(instance, {
-      whitelist: true,
-      forbidNonWhitelisted: true,
-      forbidUnknownValues: true,
-      validationError: { target: false, value: false },
-    });
+    const classErrors = validateStrict(instance);
     // Then the rules that need the DTO classes (nullability) or the converted values (query numbers).
     const errors = mergeValidationErrors(classErrors, inputRuleErrors(input, instance));
     if (errors.length > 0) throw new ValidationFailed(status, message, formatValidationErrors(errors));

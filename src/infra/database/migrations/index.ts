@@ -16,6 +16,7 @@ import * as resultBoardFacts from './20261124110000_result_board_facts';
 import * as usersCompat from './20261124130000_users_compat';
 import * as apeKeyAccess from './20261124140000_ape_key_access';
 import * as liveRanks from './20261124160000_live_ranks';
+import * as testActivityCoveringKey from './20261124170000_test_activity_covering_key';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so they sort in the order they must run; a feature adds
@@ -39,4 +40,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '20261124130000_users_compat': usersCompat,
   '20261124140000_ape_key_access': apeKeyAccess,
   '20261124160000_live_ranks': liveRanks,
+  '20261124170000_test_activity_covering_key': testActivityCoveringKey,
 };

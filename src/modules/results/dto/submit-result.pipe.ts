@@ -1,7 +1,7 @@
 import { Injectable, type PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
-import { validateSync } from 'class-validator';
 import { MESSAGES, ValidationFailed } from '../../../common/app-error';
+import { validateStrict } from '../../../common/validation/strict-validation';
 import { formatValidationErrors } from '../../../common/validation/validation.pipe';
 import { CompletedResultDto } from './completed-result.dto';
 import { SubmitResultDto } from './submit-result.dto';
@@ -41,12 +41,7 @@ export class SubmitResultPipe implements PipeTransform<unknown, SubmitResultDto>
     }
     const instance = plainToInstance(SubmitResultDto, { ...body, result }, { exposeDefaultValues: true });
     if (instance.result instanceof CompletedResultDto) Object.assign(instance.result, bulk);
-    const errors = validateSync(instance, {
-      whitelist: true,
-      forbidNonWhitelisted: true,
-      forbidUnknownValues: true,
-      validationError: { target: false, value: false },
-    });
+    const errors = validateStrict(instance);
     if (errors.length > 0) {
       throw new ValidationFailed(422, MESSAGES.invalidBody, formatValidationErrors(errors));
     }
