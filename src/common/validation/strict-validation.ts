@@ -8,7 +8,7 @@ import {
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 
 /** The options every DTO is validated with (strict: unknown keys and unknown objects are errors). */
-const STRICT_OPTIONS = {
+export const STRICT_OPTIONS = {
   whitelist: true,
   forbidNonWhitelisted: true,
   forbidUnknownValues: true,
