@@ -83,7 +83,9 @@ describe('runOpenLoop', () => {
     expect(result.statuses).toEqual({ '200': 100 });
     // 40 ms answers every 5 ms: about 8 in flight; a closed loop with one connection would have had 1.
     expect(maxInFlight).toBeGreaterThanOrEqual(4);
-    expect(result.p50).toBeGreaterThanOrEqual(40);
+    // The server's 40 ms timer may fire up to a millisecond early by the load generator's clock (timers run on the
+    // event loop's millisecond-rounded time, latencies on performance.now()).
+    expect(result.p50).toBeGreaterThanOrEqual(39);
     expect(result.max).toBeGreaterThanOrEqual(result.p99);
     expect(result.targetRate).toBe(200);
     // 100 answers over 0.5 s of sending plus the last answer's 40 ms.
