@@ -41,18 +41,52 @@ export interface LoadResult {
   postgresCpuMsPerRequest: number | null;
 }
 
+/** What a run costs the server and PostgreSQL: RSS sampled during the run, CPU time divided by the requests. */
+export class ResourceMeter {
+  private readonly sampler: ProcessSampler;
+  private readonly postgresAtStart: number | null;
+
+  constructor(
+    pid: number,
+    private readonly postgresPid: number | null | undefined,
+  ) {
+    this.sampler = new ProcessSampler(pid);
+    this.sampler.start();
+    this.postgresAtStart = postgresPid ? postgresCpuSeconds(postgresPid) : null;
+  }
+
+  /** Stops sampling (call it once, when the run ends, answered or not). */
+  stop(): { perRequest: (requests: number) => ResourceFigures } {
+    const usage = this.sampler.stop();
+    const postgresAtEnd = this.postgresPid ? postgresCpuSeconds(this.postgresPid) : null;
+    const postgresSeconds =
+      this.postgresAtStart === null || postgresAtEnd === null ? null : postgresAtEnd - this.postgresAtStart;
+    return {
+      perRequest: (requests) => ({
+        rssMb: usage.rssMb,
+        cpuMsPerRequest: msPerRequest(usage.cpuSeconds, requests),
+        postgresCpuMsPerRequest: msPerRequest(postgresSeconds, requests),
+      }),
+    };
+  }
+}
+
+export type ResourceFigures = Pick<LoadResult, 'rssMb' | 'cpuMsPerRequest' | 'postgresCpuMsPerRequest'>;
+
+export function msPerRequest(seconds: number | null, requests: number): number | null {
+  return seconds === null || requests === 0 ? null : (seconds * 1000) / requests;
+}
+
 /** Drives one scenario with autocannon (in this process; the server runs in its own) and samples the server's RSS. */
 export async function runLoad(run: LoadRun): Promise<LoadResult> {
-  const sampler = new ProcessSampler(run.pid);
-  sampler.start();
-  const postgresAtStart = run.postgresPid ? postgresCpuSeconds(run.postgresPid) : null;
+  const meter = new ResourceMeter(run.pid, run.postgresPid);
   const errorSamples: Record<string, string> = {};
   // autocannon ends a fixed-amount run on its one-second tick, so its `duration` is whole seconds there (6,666
   // requests in 4.2 s read as 1,667/s, in 4.9 s as 1,333/s): requests/s divides by the time to the last answer.
   const startedAt = performance.now();
   let lastAnswerAt = startedAt;
   let result;
-  let usage: { rssMb: number | null; cpuSeconds: number | null };
+  let resources: ReturnType<ResourceMeter['stop']>;
   try {
     result = await autocannon({
       url: run.url,
@@ -85,11 +119,8 @@ export async function runLoad(run: LoadRun): Promise<LoadResult> {
       ],
     });
   } finally {
-    usage = sampler.stop();
+    resources = meter.stop();
   }
-  const postgresAtEnd = run.postgresPid ? postgresCpuSeconds(run.postgresPid) : null;
-  const perRequest = (seconds: number | null) =>
-    seconds === null || result.requests.total === 0 ? null : (seconds * 1000) / result.requests.total;
   const statuses: Record<string, number> = {};
   for (const [status, { count }] of Object.entries(result.statusCodeStats)) statuses[status] = count;
   return {
@@ -105,10 +136,6 @@ export async function runLoad(run: LoadRun): Promise<LoadResult> {
     errors: result.errors + result.non2xx,
     statuses,
     errorSamples,
-    rssMb: usage.rssMb,
-    cpuMsPerRequest: perRequest(usage.cpuSeconds),
-    postgresCpuMsPerRequest: perRequest(
-      postgresAtStart === null || postgresAtEnd === null ? null : postgresAtEnd - postgresAtStart,
-    ),
+    ...resources.perRequest(result.requests.total),
   };
 }

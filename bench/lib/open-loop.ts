@@ -1,8 +1,6 @@
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { LoadResult, PlannedRequest } from './load';
-import { postgresCpuSeconds } from './postgres-cpu';
-import { ProcessSampler } from './server-process';
+import { msPerRequest, ResourceMeter, type LoadResult, type PlannedRequest } from './load';
 
 /**
  * Open-loop load: requests leave on a fixed schedule (request i at start + i / rate) whether or not earlier ones were
@@ -142,9 +140,7 @@ export async function runOpenLoop(run: OpenLoopRun): Promise<OpenLoopResult> {
   let lastAnswerAt = 0;
   const pending: Promise<void>[] = [];
 
-  const sampler = new ProcessSampler(run.pid);
-  sampler.start();
-  const postgresAtStart = run.postgresPid ? postgresCpuSeconds(run.postgresPid) : null;
+  const meter = new ResourceMeter(run.pid, run.postgresPid);
   const clientAtStart = process.cpuUsage();
   const start = performance.now();
   let sent = 0;
@@ -187,11 +183,8 @@ export async function runOpenLoop(run: OpenLoopRun): Promise<OpenLoopResult> {
   } finally {
     agent.destroy();
   }
-  const usage = sampler.stop();
+  const resources = meter.stop();
   const client = process.cpuUsage(clientAtStart);
-  const postgresAtEnd = run.postgresPid ? postgresCpuSeconds(run.postgresPid) : null;
-  const perRequest = (seconds: number | null) =>
-    seconds === null || answered === 0 ? null : (seconds * 1000) / answered;
   const { p50, p99, max } = summarize(latencies);
   const elapsedSeconds = (lastAnswerAt - start) / 1000;
   const achievedRate = elapsedSeconds > 0 ? answered / elapsedSeconds : 0;
@@ -203,15 +196,11 @@ export async function runOpenLoop(run: OpenLoopRun): Promise<OpenLoopResult> {
     errors,
     statuses,
     errorSamples,
-    rssMb: usage.rssMb,
-    cpuMsPerRequest: perRequest(usage.cpuSeconds),
-    postgresCpuMsPerRequest: perRequest(
-      postgresAtStart === null || postgresAtEnd === null ? null : postgresAtEnd - postgresAtStart,
-    ),
+    ...resources.perRequest(answered),
     targetRate: run.rate,
     achievedRate,
     max,
     lateSends,
-    clientCpuMsPerRequest: perRequest((client.user + client.system) / 1e6),
+    clientCpuMsPerRequest: msPerRequest((client.user + client.system) / 1e6, answered),
   };
 }
