@@ -45,7 +45,11 @@ function urlFacts(
   }
   if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:')
     fail(`REDIS_URL must start with redis:// or rediss:// (TLS) (got "${parsed.protocol}//")`);
-  return { tls: parsed.protocol === 'rediss:', user: parsed.username !== '', password: parsed.password !== '' };
+  return {
+    tls: parsed.protocol === 'rediss:',
+    user: parsed.username !== '',
+    password: parsed.password !== '',
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createConnection } from 'node:net';
-import { connect as tlsConnect } from 'node:tls';
+import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import Redis, { Cluster } from 'ioredis';
 import type { AppEnv, RedisNode } from '../../config/env';
 import { keepHostName } from '../redis/redis';
@@ -24,6 +24,8 @@ interface Context {
   caFile?: string;
   servername?: string;
   clientCertificate: boolean;
+  /** The TLS options of the connections (for a probe that sees what the client library hides). */
+  tlsOptions?: ConnectionOptions;
   timeoutMs: number;
 }
 
@@ -54,6 +56,30 @@ function speaksTls(host: string, port: number, timeoutMs: number): Promise<boole
   });
 }
 
+/**
+ * What a server says to a TLS connection made with our options that sends a PING: nothing wrong (undefined), or the
+ * error. A server refusing our (missing) client certificate does so by an alert after the handshake, which ioredis,
+ * writing at once, sees only as a reset.
+ */
+function tlsRefusal(
+  node: RedisNode,
+  options: ConnectionOptions,
+  timeoutMs: number,
+): Promise<(Error & { code?: string }) | undefined> {
+  return new Promise((resolve) => {
+    const socket = tlsConnect({ ...options, host: node.host, port: node.port, timeout: timeoutMs });
+    const done = (error?: Error) => {
+      socket.destroy();
+      resolve(error);
+    };
+    socket.once('secureConnect', () => socket.write('PING\r\n'));
+    socket.once('data', () => done());
+    socket.once('error', (e: Error) => done(e));
+    socket.once('timeout', () => done());
+    socket.once('close', () => done());
+  });
+}
+
 /** Whether host:port answers a plain-text PING as Redis does (`+PONG`, or an error such as `-NOAUTH`). */
 function speaksPlainRedis(host: string, port: number, timeoutMs: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -75,7 +101,11 @@ function speaksPlainRedis(host: string, port: number, timeoutMs: number): Promis
  * only a reset, a TLS client on a plain port only a timeout: those are confirmed by speaking the other protocol to
  * the same port, so the message says which one the server speaks.
  */
-async function explain(error: Error & { code?: string }, ctx: Context, node?: RedisNode): Promise<DependencyError> {
+async function explain(
+  error: Error & { code?: string },
+  ctx: Context,
+  node?: RedisNode,
+): Promise<DependencyError> {
   const fail = (variable: string, problem: string, reason: string) =>
     new DependencyError(variable, ctx.target, reason, problem);
   const message = error.message;
@@ -90,11 +120,15 @@ async function explain(error: Error & { code?: string }, ctx: Context, node?: Re
     return fail(
       'REDIS_PASSWORD',
       'is missing',
-      `${message} (the server requires a password: set REDIS_PASSWORD${ctx.cluster ? '' : ", or user:password@ in REDIS_URL"})`,
+      `${message} (the server requires a password: set REDIS_PASSWORD${ctx.cluster ? '' : ', or user:password@ in REDIS_URL'})`,
     );
   if (UNTRUSTED.has(code))
     return ctx.caFile
-      ? fail('REDIS_TLS_CA_FILE', "does not trust the server's certificate", `${message} (name the CA that signed it)`)
+      ? fail(
+          'REDIS_TLS_CA_FILE',
+          "does not trust the server's certificate",
+          `${message} (name the CA that signed it)`,
+        )
       : fail(
           'REDIS_TLS_CA_FILE',
           'is needed',
@@ -108,10 +142,21 @@ async function explain(error: Error & { code?: string }, ctx: Context, node?: Re
           'is needed',
           `the server's certificate does not name the host connected to: ${message}`,
         );
-  if (/ALERT_(CERTIFICATE_REQUIRED|BAD_CERTIFICATE|UNKNOWN_CA|CERTIFICATE_UNKNOWN)/.test(code))
+  if (
+    /ALERT_(CERTIFICATE_REQUIRED|BAD_CERTIFICATE|UNKNOWN_CA|CERTIFICATE_UNKNOWN|HANDSHAKE_FAILURE)/.test(code)
+  )
     return ctx.clientCertificate
-      ? fail('REDIS_TLS_CERT_FILE', 'was refused', `the server does not accept this client certificate: ${message}`)
+      ? fail(
+          'REDIS_TLS_CERT_FILE',
+          'was refused',
+          `the server does not accept this client certificate: ${message}`,
+        )
       : fail('REDIS_TLS_CERT_FILE', 'is needed', `the server requires a client certificate: ${message}`);
+  const reset = ['ECONNRESET', 'EPIPE'].includes(code) || message === 'Connection is closed.';
+  if (node && ctx.tls && reset && ctx.tlsOptions) {
+    const refusal = await tlsRefusal(node, ctx.tlsOptions, ctx.timeoutMs);
+    if (refusal?.code && refusal.code !== code) return explain(refusal, ctx);
+  }
   const tlsSwitch = ctx.cluster ? 'REDIS_TLS' : 'REDIS_URL';
   if (node && !ctx.tls && (await speaksTls(node.host, node.port, ctx.timeoutMs)))
     return fail(
@@ -193,6 +238,7 @@ export async function checkRedis(env: RedisEnv, timeoutMs: number): Promise<void
     if (e instanceof RedisTlsFileError) throw new DependencyError(e.variable, e.file, e.detail, e.problem);
     throw e;
   }
+  ctx.tlsOptions = ctx.tls ? (options.tls ?? {}) : undefined;
   if (!cluster) {
     let info: string;
     try {
