@@ -174,7 +174,10 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     stop: async () => {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      // The deadline is cleared once the server is gone: a pending timer would keep a test process alive.
+      let deadline: NodeJS.Timeout | undefined;
+      await Promise.race([exited, new Promise((r) => (deadline = setTimeout(r, 5000)))]);
+      clearTimeout(deadline);
       if (child.exitCode === null) child.kill('SIGKILL');
     },
   };
