@@ -213,6 +213,23 @@ describe.each([single, cluster])('managed Redis, $name', (deployment) => {
     );
   });
 
+  it('subscribes the replicas’ channels over the same connection settings (configuration, tokens, ApeKeys)', async () => {
+    const channels = [
+      redisKeys.configurationChannel(),
+      redisKeys.authEvictChannel(),
+      redisKeys.apeKeyEvictChannel(),
+    ];
+    // A subscriber is a duplicate of the client: it must have kept the password and TLS settings to get here.
+    const nodes = t.redis instanceof Cluster ? t.redis.nodes('master') : [t.redis];
+    const counts = await Promise.all(
+      nodes.map((node) => node.call('PUBSUB', 'NUMSUB', ...channels) as Promise<(string | number)[]>),
+    );
+    const subscribers = channels.map((_, i) =>
+      counts.reduce((sum, reply) => sum + Number(reply[2 * i + 1]), 0),
+    );
+    expect(subscribers).toEqual([1, 1, 1]);
+  });
+
   it('serves the CLI: prints the target without a password, and its ban reaches the board', async () => {
     const me = await eligible(t);
     const saved = await submit(
