@@ -263,7 +263,6 @@ describe.each([single, cluster])('managed Redis, $name', (deployment) => {
       const env: AppEnv = { ...t.env, authProvider: 'none', ...redisEnvFrom(variables()) };
       const error = await preflight(env, { timeoutMs: 1500 }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(DependencyError);
-      const { target } = error as DependencyError;
       expect(error).toMatchObject({ variable, problem, target: targetOf(env) });
       expect(String((error as DependencyError).reason)).toMatch(reason);
       for (const secret of SECRETS) expect((error as Error).message).not.toContain(secret);
