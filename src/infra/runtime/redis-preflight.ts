@@ -252,6 +252,7 @@ export async function checkRedis(env: RedisEnv, timeoutMs: number): Promise<void
         ctx.variable,
         ctx.target,
         'this is a Redis Cluster node: list the nodes in REDIS_CLUSTER_NODES instead',
+        'names a Cluster node',
       );
     return;
   }
@@ -268,21 +269,18 @@ async function checkSeeds(
   options: ReturnType<typeof connectionOptionsOf>,
   ctx: Context,
 ): Promise<void> {
-  let first: DependencyError | undefined;
-  for (const node of nodes) {
-    try {
-      const info = await infoOf(node, options, ctx.timeoutMs);
-      if (/cluster_enabled:1/.test(info)) return;
-      first ??= new DependencyError(
-        ctx.variable,
-        ctx.target,
-        `${node.host}:${node.port} is not a Redis Cluster node: name a single server in REDIS_URL instead`,
-      );
-    } catch (e) {
-      first ??= await explain(e as Error, ctx, node);
-    }
-  }
-  if (first) throw first;
+  // All at once, as the Cluster client tries them: a silent seed costs one timeout, not one per seed.
+  const answers = await Promise.allSettled(nodes.map((node) => infoOf(node, options, ctx.timeoutMs)));
+  if (answers.some((a) => a.status === 'fulfilled' && /cluster_enabled:1/.test(a.value))) return;
+  const index = answers.findIndex((a) => a.status === 'rejected');
+  if (index >= 0)
+    throw await explain((answers[index] as PromiseRejectedResult).reason as Error, ctx, nodes[index]);
+  throw new DependencyError(
+    ctx.variable,
+    ctx.target,
+    'no seed is a Redis Cluster node (cluster_enabled:0): name a single server in REDIS_URL instead',
+    'names no Cluster node',
+  );
 }
 
 /** The Cluster client reads the slot map (from the seeds, then every master), and the cluster serves all of it. */

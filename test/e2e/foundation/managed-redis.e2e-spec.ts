@@ -154,6 +154,13 @@ const cluster: Deployment = {
       /self-signed certificate in certificate chain/,
     ],
     [
+      'a single server as its seed',
+      () => ({ ...cluster.variables(), REDIS_CLUSTER_NODES: hostPort(redis.server) }),
+      'REDIS_CLUSTER_NODES',
+      'names no Cluster node',
+      /^no seed is a Redis Cluster node .*name a single server in REDIS_URL instead$/,
+    ],
+    [
       'no client certificate',
       () => {
         const { REDIS_TLS_CERT_FILE: _c, REDIS_TLS_KEY_FILE: _k, ...rest } = cluster.variables();
