@@ -152,19 +152,23 @@ async function explain(
           `the server does not accept this client certificate: ${message}`,
         )
       : fail('REDIS_TLS_CERT_FILE', 'is needed', `the server requires a client certificate: ${message}`);
+  // The symptoms of a protocol mismatch (a reset, a handshake that never ends) are confirmed by a probe that an
+  // answering server passes within milliseconds; a failure that cannot be a mismatch (refused, unknown host) is not.
+  const probeMs = Math.min(ctx.timeoutMs, 1000);
   const reset = ['ECONNRESET', 'EPIPE'].includes(code) || message === 'Connection is closed.';
+  const stalled = reset || code === 'ETIMEDOUT' || code === 'EPROTO' || code.startsWith('ERR_SSL_');
   if (node && ctx.tls && reset && ctx.tlsOptions) {
-    const refusal = await tlsRefusal(node, ctx.tlsOptions, ctx.timeoutMs);
+    const refusal = await tlsRefusal(node, ctx.tlsOptions, probeMs);
     if (refusal?.code && refusal.code !== code) return explain(refusal, ctx);
   }
   const tlsSwitch = ctx.cluster ? 'REDIS_TLS' : 'REDIS_URL';
-  if (node && !ctx.tls && (await speaksTls(node.host, node.port, ctx.timeoutMs)))
+  if (node && !ctx.tls && reset && (await speaksTls(node.host, node.port, probeMs)))
     return fail(
       tlsSwitch,
       'needs TLS',
       `the server speaks TLS only (${message}): ${ctx.cluster ? 'set REDIS_TLS=true' : 'write rediss://'}`,
     );
-  if (node && ctx.tls && (await speaksPlainRedis(node.host, node.port, ctx.timeoutMs)))
+  if (node && ctx.tls && stalled && (await speaksPlainRedis(node.host, node.port, probeMs)))
     return fail(
       tlsSwitch,
       'is not TLS',
