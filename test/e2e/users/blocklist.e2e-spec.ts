@@ -83,7 +83,7 @@ describe('blocklist: a deleted banned account cannot come back under the same na
     for (const [name, email] of [
       ['blocked_TWO', 'fresh@example.test'],
       ['FreshName_2', 'TWO@example.test'],
-    ]) {
+    ] as const) {
       const res = await signup(name, email);
       expect(res.status).toBe(409);
       expect(res.body).toEqual({ message: 'Username or email blocked', data: null });
