@@ -222,6 +222,7 @@ export interface PsaRow {
 export interface PermissionRow {
   uid: string;
   permission: 'admin' | 'quoteMod';
+  granted_at: number;
 }
 
 /** Every kind of record the writer takes, by the name the summary and the rejects file use. */

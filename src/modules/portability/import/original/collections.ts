@@ -69,7 +69,6 @@ export function mapApeKey(doc: Record<string, unknown>): Mapped<ApeKeyRow> {
   }
   const createdOn = millis(doc.createdOn) ?? objectIdTime(doc._id) ?? 0;
   const lastUsed = num(doc.lastUsedOn);
-  if (doc.useCount !== undefined) notes.leftOut('useCount', 'use counts are not kept here', doc.useCount);
   return accept(
     {
       id,
@@ -200,5 +199,7 @@ export function mapPsa(doc: Record<string, unknown>): Mapped<PsaRow> {
 /** `admin-uids { uid }`: the admin permission here. */
 export function mapAdminUid(doc: Record<string, unknown>): Mapped<PermissionRow> {
   const uid = uidOf(doc.uid);
-  return uid === undefined ? refuse('no valid uid') : accept({ uid, permission: 'admin' });
+  return uid === undefined
+    ? refuse('no valid uid')
+    : accept({ uid, permission: 'admin', granted_at: objectIdTime(doc._id) ?? 0 });
 }

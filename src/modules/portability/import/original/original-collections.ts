@@ -36,7 +36,14 @@ export const ORIGINAL_COLLECTIONS: SourceCollection[] = [
   { name: 'configs', kind: 'configs', batchSize: 1000, map: single(mapConfig) },
   { name: 'presets', kind: 'presets', batchSize: 1000, map: single(mapPreset) },
   { name: 'connections', kind: 'connections', batchSize: 2000, map: single(mapConnection) },
-  { name: 'ape-keys', kind: 'apeKeys', batchSize: 1000, map: single(mapApeKey) },
+  {
+    name: 'ape-keys',
+    kind: 'apeKeys',
+    batchSize: 1000,
+    map: single(mapApeKey),
+    // Use counts are not kept here (the original never shows them either).
+    fieldsLeftBehind: (doc) => (doc.useCount === undefined ? [] : ['useCount']),
+  },
   { name: 'blocklist', kind: 'blocklist', batchSize: 2000, map: mapBlocklist },
   { name: 'new-quotes', kind: 'newQuotes', batchSize: 1000, map: single(mapNewQuote) },
   { name: 'quote-rating', kind: 'quoteRatings', batchSize: 2000, map: single(mapQuoteRating) },

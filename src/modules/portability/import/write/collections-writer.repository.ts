@@ -104,6 +104,18 @@ export class CollectionsWriterRepository {
     return existingKeys(executor, 'users', 'uid', [...new Set(uids)]);
   }
 
+  /** Who holds these (lower-cased) names and chat ids here (dry runs). */
+  async holders(names: string[], chatIds: string[]) {
+    const byName = await sql<{ uid: string; key: string }>`
+      SELECT uid, lower(name) AS key FROM users WHERE lower(name) = ANY(${names}::text[])`.execute(this.db);
+    const byChat = await sql<{ uid: string; key: string }>`
+      SELECT uid, chat_id AS key FROM users WHERE chat_id = ANY(${chatIds}::text[])`.execute(this.db);
+    return {
+      names: new Map(byName.rows.map((r) => [r.key, r.uid])),
+      chatIds: new Map(byChat.rows.map((r) => [r.key, r.uid])),
+    };
+  }
+
   /** Keys of `spec` already stored (dry runs). */
   existing(spec: TableSpec, keys: readonly string[]): Promise<Set<string>> {
     return existingKeys(this.db, spec.table, spec.key, keys);

@@ -10,6 +10,9 @@ import type { ResultsWriterRepository } from './results-writer.repository';
  */
 export class DryRunWriter implements ImportWriter {
   private readonly pendingUsers = new Set<string>();
+  /** Lower-cased names and chat ids the accounts of this run would take. */
+  private readonly pendingNames = new Set<string>();
+  private readonly pendingChatIds = new Set<string>();
 
   constructor(
     private readonly results: ResultsWriterRepository,
@@ -25,14 +28,45 @@ export class DryRunWriter implements ImportWriter {
   async write<K extends RecordKind>(kind: K, batch: Sourced<ImportRecords[K]>[]): Promise<BatchOutcome> {
     const outcome = emptyOutcome();
     if (kind === 'users') {
-      const uids = (batch as Sourced<UserBundle>[]).map((b) => b.row.user.uid);
-      const stored = await this.collections.existingUsers(uids);
-      for (const uid of uids) {
-        if (stored.has(uid) || this.pendingUsers.has(uid)) outcome.skipped++;
-        else {
-          this.pendingUsers.add(uid);
-          outcome.imported++;
+      const bundles = batch as Sourced<UserBundle>[];
+      const stored = await this.collections.existingUsers(bundles.map((b) => b.row.user.uid));
+      const holders = await this.collections.holders(
+        bundles.map((b) => b.row.user.name.toLowerCase()),
+        bundles.flatMap((b) => (b.row.user.chat_id === null ? [] : [b.row.user.chat_id])),
+      );
+      for (const { row, source } of bundles) {
+        const { uid, name, chat_id: chatId } = row.user;
+        if (stored.has(uid) || this.pendingUsers.has(uid)) {
+          outcome.skipped++;
+          continue;
         }
+        this.pendingUsers.add(uid);
+        outcome.imported++;
+        const nameHolder = holders.names.get(name.toLowerCase());
+        if (this.pendingNames.has(name.toLowerCase()) || (nameHolder !== undefined && nameHolder !== uid))
+          outcome.adjusted.push({
+            source,
+            adjustment: {
+              path: 'name',
+              action: 'changed',
+              reason: 'taken here: would be renamed',
+              value: name,
+            },
+          });
+        else this.pendingNames.add(name.toLowerCase());
+        if (chatId === null) continue;
+        const chatHolder = holders.chatIds.get(chatId);
+        if (this.pendingChatIds.has(chatId) || (chatHolder !== undefined && chatHolder !== uid))
+          outcome.adjusted.push({
+            source,
+            adjustment: {
+              path: 'discordId',
+              action: 'left out',
+              reason: 'this chat account is linked to another account here',
+              value: chatId,
+            },
+          });
+        else this.pendingChatIds.add(chatId);
       }
       return outcome;
     }
