@@ -57,9 +57,8 @@ export interface ResultsWritten {
 }
 
 /**
- * Results in bulk: each batch is COPYed into a session-local staging table, then moved into `results` in key order
- * with `ON CONFLICT DO NOTHING` (a rerun skips what is there), only for users that exist (the rest are reported, never
- * stored as orphans), all in one transaction per batch. One connection is held for the whole import of results.
+ * Results in bulk, one transaction per batch, never an orphan (results of users not here are reported) and never a
+ * duplicate (a rerun skips what is there). One connection is held for the whole import of results.
  */
 @Injectable()
 export class ResultsWriterRepository {
@@ -87,15 +86,58 @@ export class ResultsWriterRepository {
     return client;
   }
 
+  /**
+   * Writes a batch. The fast path COPYs straight into `results`: the users are looked up first (a result of a user
+   * who is not here is reported, and the name old results lack is taken from the user), and a batch that is not
+   * there yet goes in with the table's own work only. A batch that meets rows already stored (a rerun, or the batch
+   * a killed run had committed) or a user deleted meanwhile fails that COPY as a whole and is written again through
+   * the staging table, which skips what exists.
+   */
   async write(rows: ResultRow[]): Promise<ResultsWritten> {
+    const client = await this.connection();
+    const uids = [...new Set(rows.map((r) => r.uid))];
+    const users = await client.query<{ uid: string; name: string }>(
+      'SELECT uid, name FROM users WHERE uid = ANY($1::text[])',
+      [uids],
+    );
+    const names = new Map(users.rows.map((u) => [u.uid, u.name]));
+    const present: ResultRow[] = [];
+    const missingUser: string[] = [];
+    for (const row of rows) {
+      const name = names.get(row.uid);
+      if (name === undefined) missingUser.push(row.id);
+      else present.push(row.name === null ? { ...row, name } : row);
+    }
+    if (present.length === 0) return { inserted: 0, missingUser };
+    present.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    await client.query('BEGIN');
+    try {
+      await this.copy(client, 'results', present);
+      await client.query('COMMIT');
+      return { inserted: present.length, missingUser };
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      const code = (e as { code?: string }).code;
+      // 23505: a row is already there; 23503: its user went away meanwhile. Anything else is not ours to absorb.
+      if (code !== '23505' && code !== '23503') throw e;
+    }
+    const staged = await this.writeStaged(present);
+    return { inserted: staged.inserted, missingUser: [...missingUser, ...staged.missingUser] };
+  }
+
+  private async copy(client: pg.PoolClient, table: string, rows: ResultRow[]): Promise<void> {
+    const text = rows.map(line).join('');
+    const stream = client.query(copyFrom(`COPY ${table} (${COLUMNS.join(', ')}) FROM STDIN`));
+    await pipeline(Readable.from([text]), stream);
+  }
+
+  /** The idempotent path: COPY into the staging table, then move what is not stored yet, for users that exist. */
+  private async writeStaged(rows: ResultRow[]): Promise<ResultsWritten> {
     const client = await this.connection();
     const cols = COLUMNS.join(', ');
     await client.query('BEGIN');
     try {
-      await pipeline(
-        Readable.from(rows.map(line), { objectMode: false }),
-        client.query(copyFrom(`COPY ${STAGE} (${cols}) FROM STDIN`)),
-      );
+      await this.copy(client, STAGE, rows);
       const picked = COLUMNS.map((c) => (c === 'name' ? 'coalesce(s.name, u.name)' : `s.${c}`)).join(', ');
       const inserted = await client.query(
         `INSERT INTO results (${cols})
