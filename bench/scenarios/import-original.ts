@@ -13,6 +13,12 @@ const DATABASE = 'bench_import';
 /** A Redis database of its own, so the import's daily boards do not mix with the seeded dataset's. */
 const REDIS_DB = 9;
 
+/** The Node flags `npm run cli` gives the CLI (scripts/cli.sh), so the import runs here as an operator runs it. */
+function cliNodeFlags(): string[] {
+  const script = readFileSync(resolve(__dirname, '../../../scripts/cli.sh'), 'utf8');
+  return [...new Set(script.match(/--max-old-space-size=\d+/g) ?? [])];
+}
+
 /** Peak RSS of a process (VmHWM, kB → MB) from /proc; null where there is no /proc. */
 function peakRssMb(pid: number): number | null {
   try {
@@ -34,7 +40,7 @@ const number = (text: string) => Number(text.replace(/,/g, ''));
 
 /**
  * Scenario 9: the original platform's dump imported into an empty instance by the operator CLI, as an operator runs
- * it (`node dist/src/cli.js import original <dir>`, a process of its own). The dump (mongodump .bson, written once into
+ * it (`npm run cli -- import original <dir>`: its Node flags, a process of its own). The dump (mongodump .bson, written once into
  * the bench data directory and reused while its size matches) has `users` accounts and `resultsPerUser` results
  * each. Reports results/s (results imported ÷ the results collection's time), the whole import's time including the
  * board rebuild, and the CLI's peak RSS. The database is a fresh one beside the seeded dataset.
@@ -76,7 +82,7 @@ export async function importOriginalScenario(options: {
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    [resolve(__dirname, '../../src/cli.js'), 'import', 'original', dir],
+    [...cliNodeFlags(), resolve(__dirname, '../../src/cli.js'), 'import', 'original', dir],
     {
       env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -268,4 +268,33 @@ describe('import original <dir>: a mongodump of the original platform, then the 
     const dailyUids = ((daily.body.data as { entries: { uid: string }[] }).entries ?? []).map((e) => e.uid);
     expect(dailyUids).toEqual(['uid-alice', 'uid-bob']);
   });
+
+  it('checks its arguments before connecting anywhere: exit 2 with a clear message', async () => {
+    const empty = await mkdtemp(join(tmpdir(), 'empty-dump-'));
+    const unreachable = { DATABASE_URL: 'postgres://u:p@127.0.0.1:1/none', REDIS_URL: 'redis://127.0.0.1:1' };
+    try {
+      for (const [argv, message] of [
+        [['import', 'original', join(dir, 'missing')], 'does not exist'],
+        [['import', 'original', join(dir, 'bson', 'users.bson')], 'is not a directory'],
+        [['import', 'original', empty], 'no collection to import'],
+        [
+          ['import', 'original', join(dir, 'bson'), '--rejects', join(dir, 'nowhere', 'r.ndjson')],
+          'does not exist',
+        ],
+        [['import', 'original'], "missing required argument 'dir'"],
+      ] as const) {
+        const err: string[] = [];
+        const code = await runCli([...argv], { out: () => undefined, err: (l) => err.push(l) }, unreachable);
+        expect({ code, message: err.join('\n') }).toEqual({
+          code: 2,
+          message: expect.stringContaining(message),
+        });
+        expect(err.join('\n')).not.toContain('target:');
+      }
+      const help = await cli('--help');
+      expect(help.out).toMatch(/import/);
+    } finally {
+      await rm(empty, { recursive: true, force: true });
+    }
+  });
 });
