@@ -18,7 +18,7 @@ import { UsageError, type CommandGroup } from '../cli-context';
 
 function directory(value: string): string {
   const path = resolve(value);
-  let isDirectory = false;
+  let isDirectory: boolean;
   try {
     isDirectory = statSync(path).isDirectory();
   } catch {

@@ -13,7 +13,7 @@ import type {
 import type { BlocklistEntry } from '../../../users/blocklist';
 import { accept, Notes, refuse, type Mapped } from './mapped';
 import { entityId } from './user-parts';
-import { bool, idText, int, isPlainObject, millis, num, objectIdTime, text } from './values';
+import { bool, idText, int, millis, num, objectIdTime, text } from './values';
 
 const uidOf = (value: unknown) => {
   const uid = text(value);
