@@ -150,5 +150,5 @@ export async function writeSyntheticDump(dir: string, size: SyntheticDumpSize, s
   await writeCollection(join(dir, 'results.bson'), results());
   await writeCollection(join(dir, 'configs.bson'), configs());
   await writeCollection(join(dir, 'ape-keys.bson'), apeKeys());
-  await writeFile(join(dir, 'size.json'), JSON.stringify(size));
+  await writeFile(join(dir, 'dump-size.txt'), JSON.stringify(size));
 }

@@ -54,7 +54,7 @@ export async function importOriginalScenario(options: {
 }): Promise<ScenarioRow> {
   const { size, log } = options;
   const dir = join(options.dataDir, 'original-dump');
-  const sizeFile = join(dir, 'size.json');
+  const sizeFile = join(dir, 'dump-size.txt');
   if (!existsSync(sizeFile) || readFileSync(sizeFile, 'utf8') !== JSON.stringify(size)) {
     log(`scenario 9: writing the dump (${size.users} users x ${size.resultsPerUser} results) to ${dir} ...`);
     const started = performance.now();
@@ -84,7 +84,12 @@ export async function importOriginalScenario(options: {
     process.execPath,
     [...cliNodeFlags(), resolve(__dirname, '../../src/cli.js'), 'import', 'original', dir],
     {
-      env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, LOG_LEVEL: 'warn' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        DATABASE_URL: databaseUrl,
+        REDIS_URL: redisUrl,
+        LOG_LEVEL: 'warn',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -105,7 +110,11 @@ export async function importOriginalScenario(options: {
   const seconds = (performance.now() - started) / 1000;
   if (code !== 0) throw new Error(`the import exited with ${code}: ${err.slice(-2000)}`);
 
-  const row = (name: string) => new RegExp(`^${name}\\s+([\\d,]+)\\s+([\\d,]+)\\s+([\\d,]+)\\s+([\\d,]+)\\s+([\\d,]+)\\s+([\\d.]+) s`, 'm').exec(out);
+  const row = (name: string) =>
+    new RegExp(
+      `^${name}\\s+([\\d,]+)\\s+([\\d,]+)\\s+([\\d,]+)\\s+([\\d,]+)\\s+([\\d,]+)\\s+([\\d.]+) s`,
+      'm',
+    ).exec(out);
   const results = row('results');
   const users = row('users');
   if (!results || !users) throw new Error(`no summary in the import's output: ${out}`);

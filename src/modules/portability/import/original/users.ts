@@ -21,7 +21,6 @@ export const USER_FIELDS_LEFT_BEHIND: Readonly<Record<string, string>> = {
   bananas: 'an old currency nothing reads any more',
   ips: 'not stored here (privacy)',
   isPremium: 'derived from premium',
-  lbPersonalBests: 'merged into the personal bests, from which the boards are built',
   nameHistory: 'not kept here',
   needsToChangeName:
     'no such state here: the last name change is cleared instead, so the user can rename at once',
@@ -63,6 +62,8 @@ const KNOWN = new Set([
   'lastNameChange',
   'canManageApeKeys',
   'testActivity',
+  // Merged into the personal bests, from which the boards are built.
+  'lbPersonalBests',
 ]);
 
 /** A name for an account whose name we cannot keep (invalid under our rule, or taken here): `u_` and 14 hex. */
