@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { sql } from 'kysely';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { pipeline } from 'node:stream/promises';
@@ -156,12 +157,11 @@ export class ResultsWriterRepository {
     }
   }
 
-  /** Ids of `ids` already stored (dry runs). */
+  /** Ids of `ids` already stored (dry runs: a plain read, no staging table). */
   async existing(ids: string[]): Promise<Set<string>> {
-    const client = await this.connection();
-    const rows = await client.query<{ id: string }>('SELECT id FROM results WHERE id = ANY($1::text[])', [
-      ids,
-    ]);
+    const rows = await sql<{ id: string }>`SELECT id FROM results WHERE id = ANY(${ids}::text[])`.execute(
+      this.db,
+    );
     return new Set(rows.rows.map((r) => r.id));
   }
 
