@@ -17,6 +17,7 @@ import { leaderboardPageScenario, leaderboardRankScenario } from './scenarios/le
 import { openLoopScenario } from './scenarios/open-loop';
 import { liveRanksScenario } from './scenarios/live-ranks';
 import { profileScenario } from './scenarios/profile';
+import { importOriginalScenario } from './scenarios/import-original';
 import { resultsReadScenario } from './scenarios/results-read';
 import { snapshotScenario } from './scenarios/snapshot';
 import { submitScenario } from './scenarios/submit';
@@ -29,7 +30,10 @@ const USAGE = `usage: npm run bench -- [options]
   --duration S          seconds per read scenario (default 10)
   --submit-requests N   POST /results per server in scenario 1, one per user (default 20000)
   --rounds N            scenario 1 alternates ours and the baseline in N rounds, best round counts (default 3)
-  --only LIST           scenarios to run, e.g. 1,5 (default all: 1,2,3,4,5,6,7,8)
+  --only LIST           scenarios to run, e.g. 1,5 (default all: 1,2,3,4,5,6,7,8,9); --only 9 alone seeds nothing
+                        and starts no server
+  --import-users N, --import-results-per-user N
+                        size of scenario 9's dump of the original platform (default 100000 x 10)
   --open-rate N         requests/s of every route in scenario 8 (default: half the maximum this run measured for
                         the route, else a fixed default; the report says which)
   --profile             CPU-profile our server (.bench-data/profiles/*.cpuprofile)
@@ -72,11 +76,13 @@ function parseRunArgs(argv: string[]) {
       'results-per-user': { type: 'string' },
       'board-users': { type: 'string' },
       'open-rate': { type: 'string' },
+      'import-users': { type: 'string' },
+      'import-results-per-user': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
   });
-  const only = new Set((values.only ?? '1,2,3,4,5,6,7,8').split(',').map((s) => s.trim()));
+  const only = new Set((values.only ?? '1,2,3,4,5,6,7,8,9').split(',').map((s) => s.trim()));
   return {
     help: values.help ?? false,
     connections: Math.round(positive(values.connections, 64, 'connections')),
@@ -86,6 +92,10 @@ function parseRunArgs(argv: string[]) {
     only,
     profile: values.profile ?? false,
     openRate: values['open-rate'] === undefined ? undefined : positive(values['open-rate'], 0, 'open-rate'),
+    importSize: {
+      users: Math.round(positive(values['import-users'], 100_000, 'import-users')),
+      resultsPerUser: Math.round(positive(values['import-results-per-user'], 10, 'import-results-per-user')),
+    },
     size: {
       users: values.users === undefined ? undefined : Math.round(positive(values.users, 0, 'users')),
       resultsPerUser:
@@ -188,7 +198,31 @@ async function main(): Promise<void> {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
   }
+  const importScenario = () =>
+    importOriginalScenario({
+      databaseUrl: stack.databaseUrl,
+      redisUrl: stack.redisUrl,
+      dataDir,
+      size: args.importSize,
+      log,
+    });
   try {
+    if ([...args.only].every((id) => id === '9')) {
+      // The import needs neither the seeded dataset nor the servers: it imports into a database of its own.
+      const rows = [await importScenario()];
+      const loadAfter = loadavg();
+      const report = [
+        `## Benchmark run ${new Date().toISOString()} (scenario 9 only)`,
+        '',
+        `Machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), load average ${loadBefore[0]?.toFixed(2)} ` +
+          `before, ${loadAfter[0]?.toFixed(2)} after (1 min).`,
+        '',
+        renderTable(rows),
+      ].join('\n');
+      console.log(`\n${report}\n`);
+      writeFileSync(join(dataDir, 'last-run.md'), `${report}\n`);
+      return;
+    }
     const size = await datasetSize(stack.databaseUrl, args.size);
     log(`dataset: ${size.users} users x ${size.resultsPerUser} results, ${size.boardUsers} board users`);
     const seeded = await seed({ ...size, databaseUrl: stack.databaseUrl, reset: false, jobs: 2, log });
@@ -289,6 +323,7 @@ async function main(): Promise<void> {
     await run('4', () => profileScenario(context));
     await run('5', () => resultsReadScenario(context));
     await run('7', () => liveRanksScenario(context, appEnv));
+    await run('9', importScenario);
     // After 1, 2 and 4: it runs at half the maxima they measured.
     await run('8', () => openLoopScenario(context, rows, args.openRate));
 

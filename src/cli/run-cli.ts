@@ -13,6 +13,7 @@ import { DependencyError, preflight } from '../infra/runtime/preflight';
 import { describeRedisTarget, describeTarget } from '../infra/runtime/target';
 import type { CliContext, CliIo, CommandGroup } from './cli-context';
 import { UsageError } from './cli-context';
+import { importCommands } from './commands/import';
 import { leaderboardsCommands } from './commands/leaderboards';
 import { permissionsCommands } from './commands/permissions';
 import { premiumCommands } from './commands/premium';
@@ -28,6 +29,7 @@ const COMMAND_GROUPS: CommandGroup[] = [
   premiumCommands,
   leaderboardsCommands,
   psasCommands,
+  importCommands,
 ];
 
 const TARGET_HELP = `

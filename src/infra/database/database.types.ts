@@ -25,11 +25,18 @@ export interface ApeKeys {
   created_on: number;
   enabled: boolean;
   hash: string;
+  hash_scheme: Generated<string>;
   id: string;
   last_used_on: Generated<number>;
   modified_on: number;
   name: string;
   uid: string;
+}
+
+export interface Blocklist {
+  created_at: number;
+  hash: string;
+  kind: string;
 }
 
 export interface Connections {
@@ -329,6 +336,7 @@ export interface Users {
 
 export interface DB {
   ape_keys: ApeKeys;
+  blocklist: Blocklist;
   connections: Connections;
   custom_themes: CustomThemes;
   inbox_mail: InboxMail;

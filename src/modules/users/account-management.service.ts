@@ -7,6 +7,8 @@ import { CaptchaVerifier } from '../../common/captcha/captcha-verifier';
 import { Clock } from '../../common/clock';
 import { ChatStateRepository } from './chat/chat-state.repository';
 import { EmailSender } from './email/email-sender';
+import { blocklistEntries } from './blocklist';
+import { BlocklistRepository } from './blocklist.repository';
 import { DAY_MS } from './test-activity';
 import { CAPTCHA_FAILED } from './users.service';
 import { NAME_INDEX, uniqueViolation, UsersRepository } from './users.repository';
@@ -35,11 +37,14 @@ export class AccountManagementService {
     private readonly email: EmailSender,
     private readonly lifecycle: AccountLifecycle,
     private readonly clock: Clock,
+    private readonly blocklist: BlocklistRepository,
   ) {}
 
   async rename(uid: string, name: string): Promise<void> {
     const user = await this.users.findByUid(uid);
     if (!user) throw new AppError(404, MESSAGES.userNotFound);
+    // Contract facts U6: the blocklist is checked first.
+    if (await this.blocklist.contains({ name })) throw new AppError(409, 'Username blocked');
     if (user.banned) throw new AppError(403, 'Banned users cannot change their name');
     const now = this.clock.now();
     const changedBefore = now - NAME_CHANGE_INTERVAL_MS;
@@ -125,9 +130,19 @@ export class AccountManagementService {
     this.logger.log({ uid }, 'all tokens revoked');
   }
 
-  /** One transaction: the user row (and every user-owned row, by cascade), then the identity-provider account. */
+  /**
+   * One transaction: a banned account's name, email and chat id go to the blocklist (domain facts §5.10), the user
+   * row goes (and every user-owned row, by cascade); then the identity-provider account.
+   */
   async deleteAccount(uid: string): Promise<void> {
-    await this.users.inTransaction((trx) => this.users.delete(uid, trx));
+    await this.users.inTransaction(async (trx) => {
+      const user = await this.users.lock(uid, trx);
+      if (user?.banned) {
+        const entries = blocklistEntries({ name: user.name, email: user.email, chatId: user.chatId });
+        await this.blocklist.add(entries, this.clock.now(), trx);
+      }
+      await this.users.delete(uid, trx);
+    });
     await this.identity.deleteUser(uid);
     await this.tokens.evictEverywhere(uid);
     await this.chatStates.discard(uid);

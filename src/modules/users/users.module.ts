@@ -35,6 +35,7 @@ import { UsersStatsController } from './users-stats.controller';
 import { UsersController } from './users.controller';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
+import { BlocklistRepository } from './blocklist.repository';
 
 /** Dev mode (or no relay configured) logs mail instead of sending it. */
 export function createEmailSender(env: AppEnv): EmailSender {
@@ -67,6 +68,7 @@ export function createChatPlatformClient(env: AppEnv): ChatPlatformClient {
     CustomThemesRepository,
     ChatStateRepository,
     ResultFilterPresetsRepository,
+    BlocklistRepository,
     UsersService,
     AccountManagementService,
     ProfileService,
