@@ -123,6 +123,20 @@ export class UsersRepository {
     return row as UserRecord | undefined;
   }
 
+  /**
+   * The account with this address, case-insensitively (index `users_email_lower_idx`), with the address as stored;
+   * the oldest when several.
+   */
+  async findByEmail(email: string): Promise<{ uid: string; email: string } | undefined> {
+    return this.db
+      .selectFrom('users')
+      .select(['uid', 'email'])
+      .where(sql`lower(email)`, '=', email.toLowerCase())
+      .orderBy('added_at')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
   /** Locks the user row for the rest of the transaction (serialises account-wide changes of one user). */
   async lock(uid: string, trx: Executor): Promise<UserRecord | undefined> {
     const row = await this.selectUser(trx).where('uid', '=', uid).forUpdate().executeTakeFirst();
