@@ -5,6 +5,7 @@ import { ServerConfigurationService } from '../../config/server-configuration.se
 import { REDIS_HEALTH, type RedisHealth } from '../../infra/redis/redis-health';
 import { ResultHooks, type ResultExtras, type ResultSavedEvent } from '../results/result-hooks';
 import { BoardCatchUpService } from './board-catch-up.service';
+import { BoardRemovalsRepository } from './board-removals.repository';
 import { DailyLeaderboardService } from './daily-leaderboard.service';
 import { LeaderboardSnapshotService } from './leaderboard-snapshot.service';
 import { WeeklyXpLeaderboardService } from './weekly-xp-leaderboard.service';
@@ -27,11 +28,14 @@ export class LeaderboardHooks implements OnModuleInit {
     private readonly snapshot: LeaderboardSnapshotService,
     private readonly configuration: ServerConfigurationService,
     private readonly catchUp: BoardCatchUpService,
+    private readonly removals: BoardRemovalsRepository,
     @Inject(REDIS_HEALTH) private readonly health: RedisHealth,
   ) {}
 
   onModuleInit(): void {
     this.results.afterResultSaved(FEATURE, (event) => this.afterResult(event));
+    // Bans, opt-outs and deletions are queued by a trigger on `users`; a reset in its own transaction, here.
+    this.lifecycle.onReset(FEATURE, (uid, trx) => this.removals.enqueue(uid, 'reset', trx));
     const purge = (uid: string) => this.purge(uid);
     this.lifecycle.afterLeaderboardOptOut(FEATURE, purge);
     this.lifecycle.afterBan(FEATURE, purge);
@@ -70,17 +74,35 @@ export class LeaderboardHooks implements OnModuleInit {
   }
 
   /**
-   * Daily and weekly boards at once; the all-time snapshot too, closing the ranks below the user (reads also filter
-   * banned and opted-out users, so a ban shows even before the removal commits).
+   * Daily and weekly boards (Redis) and the all-time snapshot at once, closing the ranks below the user (all-time
+   * reads also filter banned and opted-out users, so a ban shows there even before the removal commits).
    */
   async purge(uid: string): Promise<void> {
-    const outcomes = await Promise.allSettled([
-      this.daily.purge(uid),
-      this.weekly.purge(uid),
-      this.snapshot.removeUser(uid),
-    ]);
+    const outcomes = await Promise.allSettled([this.purgeRedisBoards(uid), this.snapshot.removeUser(uid)]);
     const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
     if (failed) throw failed.reason;
     this.logger.log({ uid }, 'user removed from leaderboards');
+  }
+
+  /**
+   * The change already queued the removal in PostgreSQL: once Redis has it, the queued rows go. While Redis is
+   * unreachable they stay, and the board catch-up applies them when it is back.
+   */
+  private async purgeRedisBoards(uid: string): Promise<void> {
+    const queued = await this.removals.idsOf(uid);
+    if (this.health.available) {
+      try {
+        await Promise.all([this.daily.purge(uid), this.weekly.purge(uid)]);
+        await this.removals.forget(queued);
+        return;
+      } catch (e) {
+        if (!isStoreUnavailable(e)) throw e;
+      }
+    }
+    this.logger.warn(
+      { uid },
+      'Redis unreachable: the user leaves the daily and weekly boards when it is back',
+    );
+    this.catchUp.removalsMissed();
   }
 }

@@ -18,6 +18,7 @@ import * as apeKeyAccess from './20261124140000_ape_key_access';
 import * as liveRanks from './20261124160000_live_ranks';
 import * as testActivityCoveringKey from './20261124170000_test_activity_covering_key';
 import * as usersEmailLookup from './20261126400000_users_email_lookup';
+import * as boardRemovals from './20261126400100_board_removals';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so they sort in the order they must run; a feature adds
@@ -43,4 +44,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '20261124160000_live_ranks': liveRanks,
   '20261124170000_test_activity_covering_key': testActivityCoveringKey,
   '20261126400000_users_email_lookup': usersEmailLookup,
+  '20261126400100_board_removals': boardRemovals,
 };
