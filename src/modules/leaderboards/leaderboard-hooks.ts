@@ -1,12 +1,21 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { AccountLifecycle } from '../../common/account-lifecycle';
 import { isStoreUnavailable } from '../../common/filters/store-errors';
+import { APP_ENV, type AppEnv } from '../../config/env';
+import type { ServerConfiguration } from '../../config/server-configuration.schema';
 import { ServerConfigurationService } from '../../config/server-configuration.service';
+import type { Executor } from '../../infra/database/transaction';
 import { REDIS_HEALTH, type RedisHealth } from '../../infra/redis/redis-health';
-import { ResultHooks, type ResultExtras, type ResultSavedEvent } from '../results/result-hooks';
+import {
+  ResultHooks,
+  type ResultExtras,
+  type ResultSavedEvent,
+  type TimeTypedChange,
+} from '../results/result-hooks';
 import { BoardCatchUpService } from './board-catch-up.service';
 import { BoardRemovalsRepository } from './board-removals.repository';
 import { DailyLeaderboardService } from './daily-leaderboard.service';
+import { crossesMinTimeTyping } from './leaderboard-rules';
 import { LeaderboardSnapshotService } from './leaderboard-snapshot.service';
 import { WeeklyXpLeaderboardService } from './weekly-xp-leaderboard.service';
 
@@ -30,10 +39,14 @@ export class LeaderboardHooks implements OnModuleInit {
     private readonly catchUp: BoardCatchUpService,
     private readonly removals: BoardRemovalsRepository,
     @Inject(REDIS_HEALTH) private readonly health: RedisHealth,
+    @Inject(APP_ENV) private readonly env: AppEnv,
   ) {}
 
   onModuleInit(): void {
     this.results.afterResultSaved(FEATURE, (event) => this.afterResult(event));
+    this.results.withinSubmission(FEATURE, (change, trx, config) =>
+      this.admitIfNowEligible(change, trx, config),
+    );
     // Bans, opt-outs and deletions are queued by a trigger on `users`; a reset in its own transaction, here.
     this.lifecycle.onReset(FEATURE, (uid, trx) => this.removals.enqueue(uid, 'reset', trx));
     const purge = (uid: string) => this.purge(uid);
@@ -71,6 +84,21 @@ export class LeaderboardHooks implements OnModuleInit {
       ...(daily === undefined ? {} : { dailyLeaderboardRank: daily }),
       ...(weekly === undefined ? {} : { weeklyXpLeaderboardRank: weekly }),
     };
+  }
+
+  /**
+   * A result that takes the user's time typed over `minTimeTyping` makes their personal bests eligible although none
+   * of them changed (no trigger queued them): their boards are queued in the submission's transaction, so the next
+   * live update ranks them, as it does a new personal best, instead of the next rebuild.
+   */
+  async admitIfNowEligible(
+    change: TimeTypedChange,
+    trx: Executor,
+    config: ServerConfiguration,
+  ): Promise<void> {
+    const minTime = this.env.mode === 'dev' ? null : config.leaderboards.minTimeTyping;
+    if (!crossesMinTimeTyping(change.timeTypingBefore, change.timeTypingAfter, minTime)) return;
+    await this.snapshot.readmitUser(change.uid, trx);
   }
 
   /**

@@ -163,6 +163,7 @@ export class ResultsSubmitService {
     );
 
     const resultId = newId();
+    const timeTyped = result.testDuration + result.incompleteTestSeconds - result.afkDuration;
     await this.repository.applySubmission(trx, {
       uid,
       result: this.resultRow(uid, resultId, result, timestamp, account, tags, isPb, keys, xp.xp),
@@ -178,7 +179,7 @@ export class ResultsSubmitService {
       tagPbIds: tagPbs,
       account: {
         restartCount: result.restartCount,
-        timeTyped: result.testDuration + result.incompleteTestSeconds - result.afkDuration,
+        timeTyped,
         xp: xp.xp,
         streakLength: streak.length,
         streakMaxLength: streak.maxLength,
@@ -189,6 +190,12 @@ export class ResultsSubmitService {
     });
 
     await this.grantStreakBadge(trx, uid, streak.length, account);
+    const timeTypingAfter = account.timeTyping + timeTyped;
+    await this.hooks.runWithinSubmission(
+      { uid, timeTypingBefore: account.timeTyping, timeTypingAfter },
+      trx,
+      config,
+    );
 
     if (isPb) {
       this.logger.log(
