@@ -22,6 +22,11 @@ export interface RedisServerOptions {
   clusterDir?: string;
   /** Cluster bus port (cluster mode; a free one by default): a restarted node takes its old one again. */
   busPort?: number;
+  /**
+   * A process group of its own: a terminal's Ctrl-C then reaches only the caller, which stops the server after its
+   * app (`npm run dev`, the bench runner). Without it (tests) Ctrl-C stops the server too.
+   */
+  ownProcessGroup?: boolean;
 }
 
 export function redisServerAvailable(): boolean {
@@ -88,7 +93,14 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   } else {
     args.push('--appendonly', 'no');
   }
-  const child = spawn('redis-server', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn('redis-server', args, {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: options.ownProcessGroup === true,
+  });
+  // Stopped when the caller exits without stopping it (in its own process group no Ctrl-C reaches it).
+  const killOnExit = () => child.kill('SIGTERM');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
