@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { ServerConfiguration } from '../../config/server-configuration.schema';
 import type { Executor } from '../../infra/database/transaction';
 import type { CompletedResultDto } from './dto/completed-result.dto';
+import type { Int } from '../../common/int';
 
 /** What a post-commit step learns about an accepted result. */
 export interface ResultSavedEvent {
@@ -29,8 +30,8 @@ export interface ResultSavedEvent {
 
 /** Fields a post-commit step may add to the `POST /results` response. */
 export interface ResultExtras {
-  dailyLeaderboardRank?: number;
-  weeklyXpLeaderboardRank?: number;
+  dailyLeaderboardRank?: Int;
+  weeklyXpLeaderboardRank?: Int;
 }
 
 export type AfterResultSaved = (event: ResultSavedEvent) => Promise<ResultExtras | void>;

@@ -17,6 +17,7 @@ import type { CompletedResultDto } from './dto/completed-result.dto';
 import { ResultChecks } from './result-checks';
 import { ResultHooks, type ResultExtras, type ResultSavedEvent } from './result-hooks';
 import { SubmissionRepository, type LockedAccount, type PbBucket } from './submission.repository';
+import type { Int } from '../../common/int';
 
 const DAY_MS = 86_400_000;
 export const STREAK_BADGE_ID = 14;
@@ -32,10 +33,10 @@ export interface SubmitResponse extends ResultExtras {
   isPb: boolean;
   tagPbs: string[];
   insertedId: string;
-  xp: number;
+  xp: Int;
   dailyXpBonus: boolean;
   xpBreakdown: Record<string, number>;
-  streak: number;
+  streak: Int;
 }
 
 interface Stored {
