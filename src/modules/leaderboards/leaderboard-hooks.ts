@@ -117,11 +117,12 @@ export class LeaderboardHooks implements OnModuleInit {
    * unreachable they stay, and the board catch-up applies them when it is back.
    */
   private async purgeRedisBoards(uid: string): Promise<void> {
-    const queued = await this.removals.idsOf(uid);
+    // PostgreSQL unreachable after the change committed: Redis is purged all the same; the rows wait for the catch-up.
+    const queued = await this.removals.idsOf(uid).catch(() => []);
     if (this.health.available) {
       try {
         await Promise.all([this.daily.purge(uid), this.weekly.purge(uid)]);
-        await this.removals.forget(queued);
+        await this.removals.forget(queued).catch(() => this.catchUp.removalsMissed());
         return;
       } catch (e) {
         if (!isStoreUnavailable(e)) throw e;
