@@ -8,6 +8,7 @@ import { loadEnv } from '../src/config/env';
 import { freePort } from '../src/infra/embedded/free-port';
 import { DEFAULT_SIZE, type DatasetSize } from './lib/dataset';
 import { evaluateTargets, renderRatios, renderTable, renderTargets } from './lib/report';
+import { cleanUpOnce } from './lib/clean-up';
 import { startServerProcess, type ServerProcess } from './lib/server-process';
 import { postmasterPid } from './lib/postgres-cpu';
 import { benchDataDir, startBenchStack } from './lib/stack';
@@ -185,17 +186,19 @@ async function main(): Promise<void> {
   const issuer = new BenchIssuer();
   const servers: ServerProcess[] = [];
   let pool: pg.Pool | null = null;
-  let stopping = false;
-  const cleanUp = async () => {
-    if (stopping) return;
-    stopping = true;
-    for (const server of servers.reverse()) await server.stop().catch((e: Error) => console.error(e.message));
-    await pool?.end();
-    await issuer.stop();
-    await stack.stop();
-  };
-  // Ctrl-C must not leave servers, PostgreSQL or Redis running.
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  // The servers first (newest first), the stores last.
+  const cleanUp = cleanUpOnce(
+    () => [
+      ...[...servers].reverse().map((server) => () => server.stop()),
+      () => pool?.end(),
+      () => issuer.stop(),
+      () => stack.stop(),
+    ],
+    (e) => console.error(e.message),
+  );
+  // Ctrl-C (or a closed terminal) must not leave servers, PostgreSQL or Redis running: they are in process groups of
+  // their own, so only this process gets the signal, and it stops them in order.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
   }
   const importScenario = () =>

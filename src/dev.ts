@@ -12,7 +12,12 @@ import { describeRedisTarget, describeTarget } from './infra/runtime/target';
 async function main(): Promise<void> {
   const dataDir = process.env.DEV_DATA_DIR ?? '.data';
   console.log(`Starting embedded PostgreSQL in ${dataDir}/postgres ...`);
-  const stack = await startDevStack({ dataDir, redisUrl: process.env.REDIS_URL, publish: true });
+  const stack = await startDevStack({
+    dataDir,
+    redisUrl: process.env.REDIS_URL,
+    publish: true,
+    ownProcessGroup: true,
+  });
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
@@ -22,8 +27,9 @@ async function main(): Promise<void> {
     await stack.stop().catch((e: Error) => console.error(e.message));
     process.exit(code);
   };
-  process.on('SIGINT', () => void stop(0));
-  process.on('SIGTERM', () => void stop(0));
+  // PostgreSQL and redis-server run in process groups of their own: a terminal's Ctrl-C (or a closed terminal's
+  // hang-up) reaches only this process, which closes the app first and then stops them.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(0));
 
   let app: Awaited<ReturnType<typeof createApp>> | undefined;
   try {

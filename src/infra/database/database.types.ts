@@ -82,6 +82,12 @@ export interface LeaderboardBests {
   wpm: number;
 }
 
+export interface LeaderboardBoardRemovals {
+  id: Generated<number>;
+  reason: string;
+  uid: string;
+}
+
 export interface LeaderboardBoards {
   first_position: Generated<number>;
   id: Generated<number>;
@@ -342,6 +348,7 @@ export interface DB {
   inbox_mail: InboxMail;
   leaderboard_best_changes: LeaderboardBestChanges;
   leaderboard_bests: LeaderboardBests;
+  leaderboard_board_removals: LeaderboardBoardRemovals;
   leaderboard_boards: LeaderboardBoards;
   leaderboard_entries: LeaderboardEntries;
   leaderboard_job_runs: LeaderboardJobRuns;

@@ -30,6 +30,11 @@ export interface RedisServerOptions {
   users?: { name: string; password: string }[];
   /** TLS only (no plain port), on the cluster bus and for replication too. */
   tls?: RedisServerTls;
+  /**
+   * A process group of its own: a terminal's Ctrl-C then reaches only the caller, which stops the server after its
+   * app (`npm run dev`, the bench runner). Without it (tests) Ctrl-C stops the server too.
+   */
+  ownProcessGroup?: boolean;
 }
 
 /** PEM files of a TLS redis-server: its certificate (also its client certificate towards peers) and the CA. */
@@ -154,7 +159,14 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   } else {
     args.push('--appendonly', 'no');
   }
-  const child = spawn('redis-server', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn('redis-server', args, {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: options.ownProcessGroup === true,
+  });
+  // Stopped when the caller exits without stopping it (in its own process group no Ctrl-C reaches it).
+  const killOnExit = () => child.kill('SIGTERM');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<void>((r) => child.once('exit', () => r()));

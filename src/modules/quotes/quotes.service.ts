@@ -7,6 +7,7 @@ import { ServerConfigurationService } from '../../config/server-configuration.se
 import type { ApproveQuoteDto, SubmitQuoteDto } from './dto';
 import { QUOTE_MESSAGES } from './quote-messages';
 import { QuotesRepository } from './quotes.repository';
+import type { Int } from '../../common/int';
 
 /** How many submissions a moderator gets per `GET /quotes` (the original's page). */
 const PENDING_PAGE = 10;
@@ -22,13 +23,13 @@ export interface QuoteSubmissionView {
   source: string;
   language: string;
   submittedBy: string;
-  timestamp: number;
+  timestamp: Int;
   approved: false;
 }
 
 export interface ApprovedQuoteView {
   message: string;
-  data: { id: number; text: string; source: string; length: number; approvedBy: string };
+  data: { id: Int; text: string; source: string; length: Int; approvedBy: string };
 }
 
 @Injectable()

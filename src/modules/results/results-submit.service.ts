@@ -17,6 +17,7 @@ import type { CompletedResultDto } from './dto/completed-result.dto';
 import { ResultChecks } from './result-checks';
 import { ResultHooks, type ResultExtras, type ResultSavedEvent } from './result-hooks';
 import { SubmissionRepository, type LockedAccount, type PbBucket } from './submission.repository';
+import type { Int } from '../../common/int';
 
 const DAY_MS = 86_400_000;
 export const STREAK_BADGE_ID = 14;
@@ -32,10 +33,10 @@ export interface SubmitResponse extends ResultExtras {
   isPb: boolean;
   tagPbs: string[];
   insertedId: string;
-  xp: number;
+  xp: Int;
   dailyXpBonus: boolean;
   xpBreakdown: Record<string, number>;
-  streak: number;
+  streak: Int;
 }
 
 interface Stored {
@@ -163,6 +164,7 @@ export class ResultsSubmitService {
     );
 
     const resultId = newId();
+    const timeTyped = result.testDuration + result.incompleteTestSeconds - result.afkDuration;
     await this.repository.applySubmission(trx, {
       uid,
       result: this.resultRow(uid, resultId, result, timestamp, account, tags, isPb, keys, xp.xp),
@@ -178,7 +180,7 @@ export class ResultsSubmitService {
       tagPbIds: tagPbs,
       account: {
         restartCount: result.restartCount,
-        timeTyped: result.testDuration + result.incompleteTestSeconds - result.afkDuration,
+        timeTyped,
         xp: xp.xp,
         streakLength: streak.length,
         streakMaxLength: streak.maxLength,
@@ -189,6 +191,12 @@ export class ResultsSubmitService {
     });
 
     await this.grantStreakBadge(trx, uid, streak.length, account);
+    const timeTypingAfter = account.timeTyping + timeTyped;
+    await this.hooks.runWithinSubmission(
+      { uid, timeTypingBefore: account.timeTyping, timeTypingAfter },
+      trx,
+      config,
+    );
 
     if (isPb) {
       this.logger.log(

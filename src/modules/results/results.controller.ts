@@ -32,6 +32,7 @@ import { ResultsReadService } from './results-read.service';
 import { ResultsSubmitService } from './results-submit.service';
 import { ResultsTagsService } from './results-tags.service';
 import { ApiFailure } from '../../common/http/api-failure.decorator';
+import { XP_MESSAGES } from '../xp/xp.service';
 import { RESULT_MESSAGES } from './result-checks';
 
 /** The `result` object exactly as received (the hash covers it as the client sent it, not the parsed DTO). */
@@ -69,6 +70,12 @@ export class ResultsController {
   @ApiBody({ type: SubmitResultDto })
   @RateLimit('resultsAdd')
   @RequireConfiguration('results.savingEnabled', 'Results are not being saved at this time.')
+  @ApiFailure(
+    400,
+    RESULT_MESSAGES.accuracyTooLow,
+    RESULT_MESSAGES.duplicateFunboxes,
+    RESULT_MESSAGES.impossibleFunboxes,
+  )
   @ApiFailure(460, RESULT_MESSAGES.tooShort)
   @ApiFailure(461, RESULT_MESSAGES.hashMismatch)
   @ApiFailure(462, RESULT_MESSAGES.spacing)
@@ -76,6 +83,8 @@ export class ResultsController {
   @ApiFailure(464, RESULT_MESSAGES.missingKeyData)
   @ApiFailure(465, RESULT_MESSAGES.bot)
   @ApiFailure(466, RESULT_MESSAGES.duplicate)
+  // A broken XP configuration (e.g. a negative multiplier) fails the submission rather than corrupt totals.
+  @ApiFailure(500, XP_MESSAGES.nan, XP_MESSAGES.negative)
   async submit(
     @Auth() auth: AuthContext,
     // An object type is emitted as `Object` in the parameter metadata, so the global pipe passes the body on to
@@ -94,6 +103,7 @@ export class ResultsController {
   @Get('results')
   @AcceptsApeKey()
   @RateLimit('resultsGet', 'resultsGetApe')
+  @ApiFailure(422, 'Max results limit of <maxLimit> exceeded.')
   async list(@Account() account: CallerAccount | undefined, @Query() query: GetResultsQueryDto) {
     return ok('Results retrieved', await this.readService.list(caller(account), query));
   }
@@ -102,6 +112,7 @@ export class ResultsController {
   @Get('users/results')
   @AcceptsApeKey()
   @RateLimit('resultsGet', 'resultsGetApe')
+  @ApiFailure(422, 'Max results limit of <maxLimit> exceeded.')
   async listUnderUsers(@Account() account: CallerAccount | undefined, @Query() query: GetResultsQueryDto) {
     return this.list(account, query);
   }
@@ -119,6 +130,7 @@ export class ResultsController {
   @Patch('results/tags')
   @RateLimit('resultsTagsUpdate')
   @ApiFailure(404, 'Result not found')
+  @ApiFailure(422, "One of the tag id's is not valid")
   async updateTags(@Auth() auth: AuthContext, @Body() body: UpdateResultTagsDto) {
     return ok('Result tags updated', await this.tagsService.updateTags(auth.uid, body.resultId, body.tagIds));
   }

@@ -6,9 +6,9 @@ import { TokenVerifierService } from '../../common/auth/token-verifier.service';
 import { CaptchaVerifier } from '../../common/captcha/captcha-verifier';
 import { Clock } from '../../common/clock';
 import { ChatStateRepository } from './chat/chat-state.repository';
-import { EmailSender } from './email/email-sender';
 import { blocklistEntries } from './blocklist';
 import { BlocklistRepository } from './blocklist.repository';
+import { PasswordResetService } from './password-reset.service';
 import { DAY_MS } from './test-activity';
 import { CAPTCHA_FAILED } from './users.service';
 import { NAME_INDEX, uniqueViolation, UsersRepository } from './users.repository';
@@ -34,7 +34,7 @@ export class AccountManagementService {
     private readonly identity: IdentityProvider,
     private readonly tokens: TokenVerifierService,
     private readonly captcha: CaptchaVerifier,
-    private readonly email: EmailSender,
+    private readonly passwordReset: PasswordResetService,
     private readonly lifecycle: AccountLifecycle,
     private readonly clock: Clock,
     private readonly blocklist: BlocklistRepository,
@@ -76,24 +76,9 @@ export class AccountManagementService {
    */
   async requestPasswordReset(email: string, captcha: string, remoteIp: string): Promise<void> {
     if (!(await this.captcha.verify(captcha, remoteIp))) throw new AppError(422, CAPTCHA_FAILED);
-    void this.sendPasswordReset(email).catch((e: Error) =>
-      this.logger.error({ err: e.message }, 'password reset mail failed'),
-    );
-  }
-
-  private async sendPasswordReset(email: string): Promise<void> {
-    const link = await this.identity.generatePasswordResetLink(email);
-    if (link === null) {
-      this.logger.log('password reset requested for an address without an account');
-      return;
-    }
-    await this.email.send({
-      to: email,
-      subject: 'Reset your password',
-      text:
-        `Someone asked to reset the password of your account.\n\nTo choose a new password, open this link:\n${link}\n\n` +
-        'If it was not you, ignore this mail: your password stays as it is.',
-    });
+    void this.passwordReset
+      .send(email, { by: 'user' })
+      .catch((e: Error) => this.logger.error({ err: e.message }, 'password reset mail failed'));
   }
 
   async updateEmail(uid: string, newEmail: string): Promise<void> {

@@ -12,7 +12,7 @@ import { ok } from '../../common/http/envelope';
 import type { AuthContext } from '../../common/http/request-context';
 import { AccountManagementService } from './account-management.service';
 import { ForgotPasswordDto, NameParamDto, SignupDto, UpdateNameDto } from './dto/account.dto';
-import { UsersService } from './users.service';
+import { CAPTCHA_FAILED, UsersService } from './users.service';
 import { ApiFailure } from '../../common/http/api-failure.decorator';
 
 @ApiTags('users')
@@ -36,6 +36,7 @@ export class UsersController {
   @RateLimit('userSignup')
   @RequireConfiguration('users.signUp', 'Sign up is temporarily disabled')
   @ApiFailure(409, 'Username unavailable', 'User document already exists')
+  @ApiFailure(422, CAPTCHA_FAILED)
   async signup(@Auth() auth: AuthContext, @Body() body: SignupDto, @Ip() ip: string) {
     await this.users.signup(auth, body, ip);
     return ok('User created');
@@ -53,6 +54,7 @@ export class UsersController {
   @Post('forgotPasswordEmail')
   @Public()
   @RateLimit('userForgotPasswordEmail')
+  @ApiFailure(422, CAPTCHA_FAILED)
   async forgotPassword(@Body() body: ForgotPasswordDto, @Ip() ip: string) {
     await this.accounts.requestPasswordReset(body.email, body.captcha, ip);
     return ok('Password reset request received. If the email is valid, you will receive an email shortly.');
@@ -63,6 +65,7 @@ export class UsersController {
   @RateLimit('userUpdateName')
   @ApiFailure(403, 'Banned users cannot change their name')
   @ApiFailure(409, 'Username already taken', 'You can change your name once every 30 days')
+  @ApiFailure(400, 'New name is the same as the old name')
   async rename(@Auth() auth: AuthContext, @Body() body: UpdateNameDto) {
     await this.accounts.rename(auth.uid, body.name);
     return ok("User's name updated");

@@ -18,6 +18,7 @@ import { EmailSender, LoggingEmailSender, SmtpEmailSender } from './email/email-
 import { createEmailVerificationLinks, EmailVerificationLinks } from './email/email-verification-links';
 import { EmailVerificationService } from './email-verification.service';
 import { FavoriteQuotesService } from './favorite-quotes.service';
+import { PasswordResetService } from './password-reset.service';
 import { ProfileService } from './profile.service';
 import { ResultFilterPresetsRepository } from './result-filter-presets.repository';
 import { ResultFilterPresetsService } from './result-filter-presets.service';
@@ -80,10 +81,11 @@ export function createChatPlatformClient(env: AppEnv): ChatPlatformClient {
     ResultFilterPresetsService,
     UserReportsService,
     EmailVerificationService,
+    PasswordResetService,
     { provide: EmailVerificationLinks, inject: [APP_ENV], useFactory: createEmailVerificationLinks },
     { provide: EmailSender, inject: [APP_ENV], useFactory: createEmailSender },
     { provide: ChatPlatformClient, inject: [APP_ENV], useFactory: createChatPlatformClient },
   ],
-  exports: [UsersService, EmailSender],
+  exports: [UsersService, EmailSender, PasswordResetService],
 })
 export class UsersModule {}

@@ -82,7 +82,7 @@ describe('board catch-up from PostgreSQL', () => {
     await t.redis.flushdb();
     expect((await boards()).daily).toEqual([]);
     const report = await catchUp.catchUp(NOON);
-    expect(report).toEqual({ dailyEntries: 3, weeklyEntries: 3, deferred: 0 });
+    expect(report).toEqual({ dailyEntries: 3, weeklyEntries: 3, deferred: 0, removedUsers: 0 });
     expect(await boards()).toEqual(live);
 
     // Again: nothing counted twice.

@@ -19,6 +19,8 @@ import * as liveRanks from './20261124160000_live_ranks';
 import * as testActivityCoveringKey from './20261124170000_test_activity_covering_key';
 import * as blocklist from './20261126200000_blocklist';
 import * as apeKeyHashScheme from './20261126200100_ape_key_hash_scheme';
+import * as usersEmailLookup from './20261126400000_users_email_lookup';
+import * as boardRemovals from './20261126400100_board_removals';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so they sort in the order they must run; a feature adds
@@ -45,4 +47,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '20261124170000_test_activity_covering_key': testActivityCoveringKey,
   '20261126200000_blocklist': blocklist,
   '20261126200100_ape_key_hash_scheme': apeKeyHashScheme,
+  '20261126400000_users_email_lookup': usersEmailLookup,
+  '20261126400100_board_removals': boardRemovals,
 };
