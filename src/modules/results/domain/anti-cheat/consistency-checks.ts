@@ -232,10 +232,10 @@ export function chartCheck({ result, figures, config, composed }: ConsistencyCon
 export const CONSISTENCY_CHECKS: readonly Check[] = [
   measurementsCheck,
   speedCheck,
-  accuracyCheck,
   keyCountCheck,
   timelineCheck,
   chartCheck,
+  accuracyCheck,
 ];
 
 export function findInconsistency(context: ConsistencyContext): Finding | null {
