@@ -70,7 +70,7 @@ describe('forged results', () => {
     it('more correct characters than characters in all', () => {
       const base = typed();
       const stats = base.charStats as number[];
-      expect(answer({ ...base, charStats: [stats[0], (base.charTotal as number) - 1, 0, 0] })).toBe(
+      expect(answer({ ...base, charStats: [stats[0] as number, (base.charTotal as number) - 1, 0, 0] })).toBe(
         '463 speed',
       );
     });
