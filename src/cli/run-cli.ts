@@ -17,6 +17,7 @@ import { leaderboardsCommands } from './commands/leaderboards';
 import { permissionsCommands } from './commands/permissions';
 import { premiumCommands } from './commands/premium';
 import { psasCommands } from './commands/psas';
+import { resultsCommands } from './commands/results';
 import { usersCommands } from './commands/users';
 
 export type { CliIo } from './cli-context';
@@ -28,6 +29,7 @@ const COMMAND_GROUPS: CommandGroup[] = [
   premiumCommands,
   leaderboardsCommands,
   psasCommands,
+  resultsCommands,
 ];
 
 const TARGET_HELP = `

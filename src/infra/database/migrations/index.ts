@@ -17,6 +17,7 @@ import * as usersCompat from './20261124130000_users_compat';
 import * as apeKeyAccess from './20261124140000_ape_key_access';
 import * as liveRanks from './20261124160000_live_ranks';
 import * as testActivityCoveringKey from './20261124170000_test_activity_covering_key';
+import * as resultReviews from './20261126100000_result_reviews';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so they sort in the order they must run; a feature adds
@@ -41,4 +42,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '20261124140000_ape_key_access': apeKeyAccess,
   '20261124160000_live_ranks': liveRanks,
   '20261124170000_test_activity_covering_key': testActivityCoveringKey,
+  '20261126100000_result_reviews': resultReviews,
 };
