@@ -315,8 +315,8 @@ export function planFor(figures: {
   bailedOut?: boolean;
 }): TypingPlan {
   const seconds = figures.durationMs / 1000;
-  const correctChars = Math.max(1, Math.round((figures.wpm * seconds) / 12));
-  const totalChars = Math.max(correctChars, Math.round((figures.rawWpm * seconds) / 12));
+  const correctChars = Math.round((figures.wpm * seconds) / 12);
+  const totalChars = Math.max(correctChars, 1, Math.round((figures.rawWpm * seconds) / 12));
   const wrongWordChars = totalChars - correctChars;
   const incorrectChars = wrongWordChars === 0 ? 0 : Math.max(1, Math.round(wrongWordChars / 5));
   const q = 1 - figures.acc / 100;

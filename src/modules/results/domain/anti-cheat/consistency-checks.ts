@@ -31,23 +31,33 @@ export function unchartedAllowance(rawWpm: number, unchartedSeconds: number): nu
   return Math.ceil((rawWpm / 12) * unchartedSeconds * 2) + 1;
 }
 
-/** The client always sends its measurements, and "toolong" instead of them only for long tests. */
+/**
+ * The client always sends its measurements, and "toolong" instead of its arrays only for long tests. Key timings
+ * missing (or "toolong" on a short test) are the original's 464 `Missing key data`; anything else missing is 463.
+ */
 export function measurementsCheck({ result, config }: ConsistencyContext): Finding | null {
   const { enabled, toolongMinSeconds } = config.measurements;
   if (!enabled) return null;
+  const long = result.testDuration >= toolongMinSeconds;
   for (const field of ['keySpacing', 'keyDuration'] as const) {
     const value = result[field];
-    if (value === undefined || (Array.isArray(value) && value.length === 0)) {
-      return { check: 'measurements', status: 464, figures: { missing: field } };
+    if (
+      value === undefined ||
+      (Array.isArray(value) && value.length === 0) ||
+      (value === 'toolong' && !long)
+    ) {
+      return {
+        check: 'measurements',
+        status: 464,
+        figures: { missing: field, testDuration: result.testDuration },
+      };
     }
   }
   if (result.charStats === undefined) return senseless('measurements', { missing: 'charStats' });
   if (result.charTotal === undefined) return senseless('measurements', { missing: 'charTotal' });
   if (result.chartData === undefined) return senseless('measurements', { missing: 'chartData' });
-  for (const field of ['chartData', 'keySpacing', 'keyDuration'] as const) {
-    if (result[field] === 'toolong' && result.testDuration < toolongMinSeconds) {
-      return senseless('measurements', { toolong: field, testDuration: result.testDuration });
-    }
+  if (result.chartData === 'toolong' && !long) {
+    return senseless('measurements', { toolong: 'chartData', testDuration: result.testDuration });
   }
   return null;
 }
