@@ -318,8 +318,12 @@ export function planFor(figures: {
   const correctChars = Math.round((figures.wpm * seconds) / 12);
   const totalChars = Math.max(correctChars, 1, Math.round((figures.rawWpm * seconds) / 12));
   const wrongWordChars = totalChars - correctChars;
-  const incorrectChars = wrongWordChars === 0 ? 0 : Math.max(1, Math.round(wrongWordChars / 5));
   const q = 1 - figures.acc / 100;
+  // About one wrong character per wrong word, never more than the accuracy leaves room for.
+  const incorrectChars =
+    wrongWordChars === 0
+      ? 0
+      : Math.max(1, Math.min(Math.round(wrongWordChars / 5), Math.floor(q * totalChars)));
   const corrections = q <= 0 ? 0 : Math.max(0, Math.round((q * totalChars - incorrectChars) / (1 - q)));
   if (figures.acc >= 100 && incorrectChars > 0) {
     throw new Error(
