@@ -169,6 +169,20 @@ describe('POST /results: the open anti-cheat', () => {
         status: 463,
         figures: { wpm: 140, wpmFromChars: 90, tolerance: 0.9 },
       });
+      const constant = minute(145);
+      const spacing = constant.keySpacing as number[];
+      await refused(
+        withSpacing(
+          constant,
+          spacing.map(() => sum(spacing) / spacing.length),
+        ),
+        465,
+        BOT,
+      );
+      const { keyDuration: _d, ...withoutDurations } = minute(100);
+      await refused(withoutDurations, 464, 'Missing key data');
+      const uid = await fresh();
+      expect((await submit(t, uid, signed(minute(100), uid))).status).toBe(200);
       const metrics = (await t.request('GET', '/metrics', { auth: METRICS_AUTH })).text;
       expect(metrics).toMatch(/result_submissions_total\{outcome="463:speed"\} [1-9]/);
       expect(metrics).toMatch(/result_submissions_total\{outcome="465:variation"\} [1-9]/);
