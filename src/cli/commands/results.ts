@@ -11,7 +11,10 @@ const modules = [ResultsModule, LeaderboardModule];
 function describeHeld(held: HeldResult): string {
   const r = held.result;
   const reasons = held.reasons
-    .map((reason) => `${reason.check} ${JSON.stringify(reason.figures)}`)
+    .map((reason) => {
+      const figures = Object.entries(reason.figures).sort(([a], [b]) => a.localeCompare(b));
+      return `${reason.check}: ${figures.map(([key, value]) => `${key} ${value}`).join(', ')}`;
+    })
     .join('; ');
   const spacing = held.keyTiming?.keySpacing;
   const timing = spacing
