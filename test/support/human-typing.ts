@@ -373,10 +373,14 @@ const TESTS: readonly (readonly [{ mode: TypingMode; mode2: string }, number])[]
  */
 export function humanResult(
   rng: Random,
-  options: { wpm?: number; mode?: TypingMode } = {},
+  options: { wpm?: number; mode?: TypingMode; mode2?: string; language?: string } = {},
 ): Record<string, unknown> {
   const test = options.mode
-    ? (TESTS.find(([t]) => t.mode === options.mode) as (typeof TESTS)[number])[0]
+    ? {
+        mode: options.mode,
+        mode2:
+          options.mode2 ?? (TESTS.find(([t]) => t.mode === options.mode) as (typeof TESTS)[number])[0].mode2,
+      }
     : rng.pick(TESTS);
   const typist = drawTypist(rng);
   const wpm = options.wpm ?? 40 + rng.next() * 160;
@@ -405,13 +409,15 @@ export function humanResult(
     ...typed,
     mode: test.mode,
     mode2: plan.mode2,
-    language: rng.pick([
-      ['english', 0.8],
-      ['english_1k', 0.08],
-      ['german', 0.04],
-      ['spanish', 0.04],
-      ['french', 0.04],
-    ] as const),
+    language:
+      options.language ??
+      rng.pick([
+        ['english', 0.8],
+        ['english_1k', 0.08],
+        ['german', 0.04],
+        ['spanish', 0.04],
+        ['french', 0.04],
+      ] as const),
     timestamp: 1_795_000_000_000 + rng.int(0, 1e9),
     punctuation: false,
     numbers: false,

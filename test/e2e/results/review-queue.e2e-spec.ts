@@ -58,7 +58,11 @@ describe('the result review queue', () => {
     });
     const res = await submit(t, member.uid, signed(result, member.uid), await t.bearer(member.uid));
     expect(res.status).toBe(200);
-    return res.body.data as Record<string, unknown> & { insertedId: string; xp: number; isPb: boolean };
+    return res.body.data as unknown as Record<string, unknown> & {
+      insertedId: string;
+      xp: number;
+      isPb: boolean;
+    };
   };
   const board = async () =>
     (

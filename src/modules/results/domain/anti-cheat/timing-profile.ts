@@ -89,6 +89,14 @@ class ScratchSet {
 
 const scratch = new ScratchSet();
 
+// One reusable array of derived values (whole ms, centred values): typed and contiguous, so the inner loops are
+// plain multiply-adds. Grows to the largest array seen.
+let work = new Float64Array(1024);
+function workArray(n: number): Float64Array {
+  if (work.length < n) work = new Float64Array(max(n, work.length * 2));
+  return work;
+}
+
 function mix(key: number): number {
   // Both halves of the (up to 53-bit) integer, so large forged values do not all land in one slot.
   return imul((key | 0) ^ imul((key / 4294967296) | 0, 0x85ebca6b), 0x9e3779b1) >>> 0;
@@ -106,24 +114,42 @@ function distinctWholeMs(values: readonly number[]): number {
   return distinct;
 }
 
+// Rolling polynomial hashes (mod 2^32) of WINDOW values, two bases: B^WINDOW drops the value leaving the window.
+const B1 = 31;
+const B2 = 0x01000193;
+function powMod32(base: number, exponent: number): number {
+  let p = 1;
+  for (let i = 0; i < exponent; i++) p = imul(p, base);
+  return p;
+}
+const B1_OUT = powMod32(B1, WINDOW);
+const B2_OUT = powMod32(B2, WINDOW);
+
 function repeatedWindowShare(values: readonly number[]): number {
-  const windows = values.length - WINDOW + 1;
+  const n = values.length;
+  const windows = n - WINDOW + 1;
   if (windows < 2) return 0;
   scratch.reset(windows);
   let counted = 0;
   let repeated = 0;
-  outer: for (let i = 0; i < windows; i++) {
-    // Two 32-bit polynomial hashes of the window's whole-ms values, packed into one exact float key (53 bits).
-    let h1 = 0x811c9dc5;
-    let h2 = 0x01000193;
-    for (let j = 0; j < WINDOW; j++) {
-      const v = values[i + j] as number;
-      if (v === 0) continue outer;
-      const q = round(v);
-      h1 = (imul(h1, 31) + (q | 0)) | 0;
-      h2 = (imul(h2 ^ (q | 0), 0x01000193) + 0x9e37) | 0;
+  let h1 = 0;
+  let h2 = 0;
+  // The last zero seen: a window holding one is not counted (a key whose release was not seen).
+  let lastZero = -1;
+  for (let i = 0; i < n; i++) {
+    const v = values[i] as number;
+    if (v === 0) lastZero = i;
+    const q = round(v) | 0;
+    h1 = (imul(h1, B1) + q) | 0;
+    h2 = (imul(h2, B2) + q) | 0;
+    if (i >= WINDOW) {
+      const out = round(values[i - WINDOW] as number) | 0;
+      h1 = (h1 - imul(out, B1_OUT)) | 0;
+      h2 = (h2 - imul(out, B2_OUT)) | 0;
     }
+    if (i < WINDOW - 1 || lastZero > i - WINDOW) continue;
     counted++;
+    // Both hashes packed into one exact float key (53 bits).
     const key = (h1 >>> 0) * 2097152 + ((h2 >>> 0) & 0x1fffff);
     if (!scratch.add(key, h1 >>> 0)) repeated++;
   }
@@ -134,27 +160,25 @@ function maxAutocorrelation(values: readonly number[], mean: number): number {
   const n = values.length;
   // A few long pauses would dominate the products; a pattern that repeats shows up whatever its pauses.
   const cap = mean * 3;
+  const w = workArray(n);
   let m = 0;
   for (let i = 0; i < n; i++) {
     const v = values[i] as number;
-    m += v > cap ? cap : v;
+    w[i] = v > cap ? cap : v;
+    m += w[i] as number;
   }
   m /= n;
   let variance = 0;
   for (let i = 0; i < n; i++) {
-    const v = values[i] as number;
-    const d = (v > cap ? cap : v) - m;
+    const d = (w[i] as number) - m;
+    w[i] = d;
     variance += d * d;
   }
   if (variance === 0) return 1;
   let best = 0;
   for (let lag = 2; lag <= MAX_LAG && lag * 8 <= n; lag++) {
     let products = 0;
-    for (let i = lag; i < n; i++) {
-      const a = values[i] as number;
-      const b = values[i - lag] as number;
-      products += ((a > cap ? cap : a) - m) * ((b > cap ? cap : b) - m);
-    }
+    for (let i = lag; i < n; i++) products += (w[i] as number) * (w[i - lag] as number);
     // Normalised to the full series, so a short overlap cannot look more periodic than it is.
     const r = products / variance;
     if (r > best) best = r;
