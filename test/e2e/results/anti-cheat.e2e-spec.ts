@@ -159,6 +159,40 @@ describe('POST /results: the open anti-cheat', () => {
     });
   });
 
+  describe('configuration', () => {
+    it('shows every check with its switch and thresholds in GET /configuration/schema', async () => {
+      const admin = await createUser(t.db, { permissions: ['admin'] });
+      const res = await t.request<{ data: { fields: Record<string, { fields: Record<string, unknown> }> } }>(
+        'GET',
+        '/configuration/schema',
+        { auth: await t.bearer(admin.uid) },
+      );
+      expect(res.status).toBe(200);
+      const antiCheat = res.body.data.fields.results?.fields.antiCheat as { fields: Record<string, unknown> };
+      expect(Object.keys(antiCheat.fields)).toEqual([
+        'enabled',
+        'composedInputLanguages',
+        'measurements',
+        'speed',
+        'accuracy',
+        'keyCount',
+        'timeline',
+        'chart',
+        'bot',
+        'review',
+      ]);
+      expect(antiCheat.fields.speed).toEqual({
+        type: 'object',
+        label: 'Speed',
+        fields: {
+          enabled: { type: 'boolean', label: 'Enabled' },
+          toleranceWpm: { type: 'number', label: 'Tolerance Wpm', min: 0 },
+          tolerancePercent: { type: 'number', label: 'Tolerance Percent', min: 0, max: 100 },
+        },
+      });
+    });
+  });
+
   describe('observable', () => {
     it('logs every refusal with its check and figures, and counts it by check', async () => {
       const before = sink.lines.length;

@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { runCli } from '../../../src/cli/run-cli';
 import { BoardCatchUpService } from '../../../src/modules/leaderboards/board-catch-up.service';
 import { LeaderboardSnapshotService } from '../../../src/modules/leaderboards/leaderboard-snapshot.service';
@@ -10,6 +11,16 @@ import { clientResult, signed, submit } from './result-factory';
 const NOON = Date.UTC(2026, 10, 26, 12, 0);
 const MINUTE = 60_000;
 const METRICS_TOKEN = 'review-queue-metrics-token-0123456789';
+
+/** Collects the JSON lines the app writes. */
+class LineSink extends Writable {
+  lines: (Record<string, unknown> & { msg?: string })[] = [];
+  override _write(chunk: Buffer, _encoding: string, done: () => void): void {
+    for (const line of chunk.toString().split('\n'))
+      if (line.trim()) this.lines.push(JSON.parse(line) as Record<string, unknown>);
+    done();
+  }
+}
 
 interface Entry {
   uid: string;
@@ -25,6 +36,7 @@ interface Entry {
 describe('the result review queue', () => {
   let t: TestApp;
   let admin: { uid: string; auth: () => Promise<string> };
+  const logs = new LineSink();
 
   beforeAll(async () => {
     t = await createTestApp({
@@ -35,7 +47,9 @@ describe('the result review queue', () => {
           overrides: { adminLimit: { max: 10_000 }, leaderboardsGet: { max: 100_000 } },
         },
         metrics: { host: '127.0.0.1', token: METRICS_TOKEN },
+        logLevel: 'info',
       },
+      logDestination: logs,
       configuration: { users: { xp: { enabled: true, gainMultiplier: 1 } } },
     });
     const row = await createUser(t.db, { permissions: ['admin'] });
@@ -148,6 +162,18 @@ describe('the result review queue', () => {
     expect(entryOf(await board(), me)?.wpm).toBe(270);
     expect(await review(held.insertedId)).toMatchObject({ status: 'approved', decided_by: admin.uid });
     expect((await heldList()).body.data.count).toBe(0);
+    // The hold and the decision are logged, the decision with the moderator.
+    expect(logs.lines.find((l) => l.resultId === held.insertedId && l.reasons !== undefined)).toMatchObject({
+      msg: 'result held for review: off the boards until a moderator decides',
+      uid: me.uid,
+      reasons: [{ check: 'ceiling', figures: { wpm: 270, ceiling: 250 } }],
+    });
+    expect(logs.lines.find((l) => l.msg === 'held result approved')).toMatchObject({
+      moderatorUid: admin.uid,
+      resultId: held.insertedId,
+      uid: me.uid,
+      decision: 'approved',
+    });
 
     // Decided once: a second decision names it as not held.
     expect(await decide('reject', [{ resultId: held.insertedId }])).toMatchObject({
