@@ -3,7 +3,6 @@ import { AccountLifecycle } from '../../../common/account-lifecycle';
 import { AppError } from '../../../common/app-error';
 import { Clock } from '../../../common/clock';
 import { ResultHooks, type ResultSavedEvent } from '../result-hooks';
-import { SubmissionRepository } from '../submission.repository';
 import {
   ResultReviewsRepository,
   type BoardAccount,
@@ -54,7 +53,6 @@ export class ResultReviewService implements OnModuleInit {
 
   constructor(
     private readonly reviews: ResultReviewsRepository,
-    private readonly submissions: SubmissionRepository,
     private readonly hooks: ResultHooks,
     private readonly lifecycle: AccountLifecycle,
     private readonly clock: Clock,
@@ -102,7 +100,7 @@ export class ResultReviewService implements OnModuleInit {
     const ids = [...new Set(decisions.map((d) => d.resultId))];
     const reasons = new Map(decisions.map((d) => [d.resultId, d.reason ?? null]));
     const now = this.clock.now();
-    const decided = await this.submissions.transaction(async (trx) => {
+    const decided = await this.reviews.transaction(async (trx) => {
       const held = await this.reviews.lockHeld(trx, ids);
       if (held.length !== ids.length) {
         const found = new Set(held.map((h) => h.resultId));

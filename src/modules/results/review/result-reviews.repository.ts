@@ -59,6 +59,11 @@ export interface BoardAccount {
 export class ResultReviewsRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 
+  /** A decision's one transaction (committed when `work` resolves, rolled back when it throws). */
+  transaction<T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
+
   /** Inside the submission's transaction: the result waits for a moderator. */
   async hold(trx: Transaction<DB>, held: Omit<HeldResult, 'name'>): Promise<void> {
     await trx
