@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import { isValidUid } from '../common/auth/uid';
 import type { Permission } from '../common/auth/policy.decorators';
+import { ID_PATTERN } from '../common/ids';
 
 /** Argument parsers: they run while commander parses, so a bad argument fails before any store is touched. */
 
@@ -8,6 +9,21 @@ export function uid(value: string): string {
   // Accounts come from identity providers: Firebase uids, or any OIDC subject (`auth0|…`, UUIDs) up to 255 characters.
   if (!isValidUid(value)) throw new InvalidArgumentError('not a uid');
   return value;
+}
+
+export function entityId(value: string): string {
+  if (!ID_PATTERN.test(value)) throw new InvalidArgumentError('not an id');
+  return value;
+}
+
+/** A whole number from `min` up. */
+export function wholeNumber(min: number): (value: string) => number {
+  return (value) => {
+    if (!/^\d+$/.test(value) || Number(value) < min) {
+      throw new InvalidArgumentError(`expected a whole number of at least ${min}`);
+    }
+    return Number(value);
+  };
 }
 
 export function permission(value: string): Permission {

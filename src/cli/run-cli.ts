@@ -18,6 +18,7 @@ import { leaderboardsCommands } from './commands/leaderboards';
 import { permissionsCommands } from './commands/permissions';
 import { premiumCommands } from './commands/premium';
 import { psasCommands } from './commands/psas';
+import { resultsCommands } from './commands/results';
 import { usersCommands } from './commands/users';
 
 export type { CliIo } from './cli-context';
@@ -30,6 +31,7 @@ const COMMAND_GROUPS: CommandGroup[] = [
   leaderboardsCommands,
   psasCommands,
   importCommands,
+  resultsCommands,
 ];
 
 const TARGET_HELP = `

@@ -1,3 +1,4 @@
+import { ANTI_CHEAT_SCHEMA, type AntiCheatConfiguration } from './anti-cheat-configuration';
 import { defaultsOf, s } from './config-schema';
 import type { Int } from '../common/int';
 
@@ -23,6 +24,7 @@ export const SERVER_CONFIGURATION_SCHEMA = s.obj({
     limits: s.obj({ regularUser: s.int(1000, 0), premiumUser: s.int(10000, 0) }),
     maxBatchSize: s.int(1000, 1),
     botCheck: s.obj({ minWpm: s.num(130, 0), maxTestDuration: s.num(122, 0) }),
+    antiCheat: ANTI_CHEAT_SCHEMA,
     // The spec does not name result filter presets: the original's defaults (contract facts §5), off.
     // On by default (unlike the original's false/0) so its client's filter presets work out of the box (DECISIONS: switches on).
     filterPresets: s.obj({ enabled: s.bool(true), maxPresetsPerUser: s.int(10, 0) }),
@@ -114,6 +116,7 @@ export interface ServerConfiguration {
     limits: { regularUser: Int; premiumUser: Int };
     maxBatchSize: Int;
     botCheck: { minWpm: number; maxTestDuration: number };
+    antiCheat: AntiCheatConfiguration;
     filterPresets: { enabled: boolean; maxPresetsPerUser: Int };
   };
   quotes: {

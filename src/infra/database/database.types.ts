@@ -137,6 +137,7 @@ export interface PersonalBests {
   acc: number;
   consistency: number;
   difficulty: string;
+  held_result_id: string | null;
   language: string;
   lazy_mode: boolean;
   mode: string;
@@ -214,6 +215,19 @@ export interface ResultFilterPresets {
   filters: Json;
   id: string;
   name: string;
+  uid: string;
+}
+
+export interface ResultReviews {
+  decided_at: number | null;
+  decided_by: string | null;
+  decision_reason: string | null;
+  held_at: number;
+  key_timing: Json | null;
+  reasons: Json;
+  result: Json;
+  result_id: string;
+  status: Generated<string>;
   uid: string;
 }
 
@@ -362,6 +376,7 @@ export interface DB {
   quotes: Quotes;
   release_jobs: ReleaseJobs;
   result_filter_presets: ResultFilterPresets;
+  result_reviews: ResultReviews;
   results: Results;
   server_configuration: ServerConfiguration;
   tag_personal_bests: TagPersonalBests;

@@ -49,6 +49,8 @@ export class LeaderboardHooks implements OnModuleInit {
     );
     // Bans, opt-outs and deletions are queued by a trigger on `users`; a reset in its own transaction, here.
     this.lifecycle.onReset(FEATURE, (uid, trx) => this.removals.enqueue(uid, 'reset', trx));
+    // A held result a moderator approved enters the daily and weekly boards it still can (all-time: PostgreSQL).
+    this.results.afterResultApproved(FEATURE, (event) => this.afterResult({ ...event, held: false }));
     const purge = (uid: string) => this.purge(uid);
     this.lifecycle.afterLeaderboardOptOut(FEATURE, purge);
     this.lifecycle.afterBan(FEATURE, purge);
@@ -62,6 +64,8 @@ export class LeaderboardHooks implements OnModuleInit {
    * the response) and owed to the catch-up, which rebuilds them from the stored results when Redis is back.
    */
   async afterResult(event: ResultSavedEvent): Promise<ResultExtras> {
+    // Held for review: off every board until a moderator approves it (the catch-up skips it too).
+    if (event.held) return {};
     if (!this.health.available) {
       this.catchUp.boardsMissed(event.timestamp);
       return {};

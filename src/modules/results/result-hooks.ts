@@ -4,14 +4,34 @@ import type { Executor } from '../../infra/database/transaction';
 import type { CompletedResultDto } from './dto/completed-result.dto';
 import type { Int } from '../../common/int';
 
+/** The fields of a result the boards read (a held result keeps these for its approval). */
+export type BoardResult = Pick<
+  CompletedResultDto,
+  | 'language'
+  | 'mode'
+  | 'mode2'
+  | 'funbox'
+  | 'bailedOut'
+  | 'stopOnLetter'
+  | 'wpm'
+  | 'rawWpm'
+  | 'acc'
+  | 'consistency'
+  | 'testDuration'
+  | 'incompleteTestSeconds'
+  | 'afkDuration'
+>;
+
 /** What a post-commit step learns about an accepted result. */
 export interface ResultSavedEvent {
   uid: string;
   resultId: string;
   /** Server time the result was stored with. */
   timestamp: number;
-  result: Readonly<CompletedResultDto>;
+  result: Readonly<BoardResult>;
   isPb: boolean;
+  /** Held for review (above its mode's ceiling): saved, but kept off every board until a moderator approves it. */
+  held: boolean;
   /** XP this result earned. */
   xp: number;
   /** The user as it was before this result (eligibility uses `timeTyping` before it, as the original). */
@@ -60,6 +80,7 @@ export type WithinSubmission = (
 export class ResultHooks {
   private readonly hooks = new Map<string, AfterResultSaved>();
   private readonly within = new Map<string, WithinSubmission>();
+  private readonly approvalHooks = new Map<string, AfterResultSaved>();
   private readonly logger = new Logger(ResultHooks.name);
 
   afterResultSaved(feature: string, hook: AfterResultSaved): void {
@@ -78,9 +99,22 @@ export class ResultHooks {
     for (const step of this.within.values()) await step(change, trx, config);
   }
 
-  async runAfterCommit(event: ResultSavedEvent): Promise<ResultExtras> {
+  /** A held result a moderator approved (after that decision committed): it may now enter the boards. */
+  afterResultApproved(feature: string, hook: AfterResultSaved): void {
+    this.approvalHooks.set(feature, hook);
+  }
+
+  runAfterCommit(event: ResultSavedEvent): Promise<ResultExtras> {
+    return this.run(this.hooks, event);
+  }
+
+  runAfterApproval(event: ResultSavedEvent): Promise<ResultExtras> {
+    return this.run(this.approvalHooks, event);
+  }
+
+  private async run(hooks: Map<string, AfterResultSaved>, event: ResultSavedEvent): Promise<ResultExtras> {
     let extras: ResultExtras = {};
-    for (const [feature, hook] of this.hooks) {
+    for (const [feature, hook] of hooks) {
       try {
         extras = { ...extras, ...((await hook(event)) ?? {}) };
       } catch (e) {

@@ -7,6 +7,7 @@ import {
   Patch,
   Post,
   Query,
+  Req,
   createParamDecorator,
 } from '@nestjs/common';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
@@ -22,6 +23,7 @@ import {
 } from '../../common/auth/policy.decorators';
 import { AppError, MESSAGES } from '../../common/app-error';
 import { ok } from '../../common/http/envelope';
+import { labelOutcome } from '../../common/http/submission-outcome';
 import type { AuthContext, CallerAccount } from '../../common/http/request-context';
 import { GetResultsQueryDto } from './dto/get-results-query.dto';
 import { ResultIdParamDto } from './dto/result-id-param.dto';
@@ -93,10 +95,13 @@ export class ResultsController {
     @Body(SubmitResultPipe) body: { result: SubmitResultDto['result'] },
     @ReceivedResult() received: Record<string, unknown>,
     @ClientVersion() clientVersion: string | undefined,
+    @Req() request: FastifyRequest,
   ) {
     return ok(
       'Result saved',
-      await this.submitService.submit(auth.uid, body.result, received, clientVersion),
+      await this.submitService.submit(auth.uid, body.result, received, clientVersion, (outcome) =>
+        labelOutcome(request, outcome),
+      ),
     );
   }
 
