@@ -114,7 +114,12 @@ APT::Update::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/a
 Dir::Cache::pkgcache "";
 Dir::Cache::srcpkgcache "";
 APT
-debian_options+=(--customize-hook="upload $work/docker-clean /etc/apt/apt.conf.d/docker-clean")
+# mmdebstrap's own cache cleanup asks apt, which with these settings no longer knows the cache files: remove them here.
+debian_options+=(
+  --customize-hook="upload $work/docker-clean /etc/apt/apt.conf.d/docker-clean"
+  --skip=cleanup/apt/cache
+  --customize-hook='rm -rf "$1"/var/cache/apt/*.bin "$1"/var/cache/apt/archives/*.deb "$1"/var/cache/apt/archives/partial/*'
+)
 debian_sources=(
   "deb $DEBIAN_MIRROR $DEBIAN_SUITE main"
   "deb $DEBIAN_MIRROR $DEBIAN_SUITE-updates main"
