@@ -14,11 +14,20 @@
 //   COMPOSE="docker-compose"   the compose command (default: `docker compose` v2, else `docker-compose` v1)
 //   --keep-stack               leave the stack running at the end (it prints how to remove it); --remove-bases
 import { randomBytes } from 'node:crypto';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Checks, expect, httpClient, shown, waitReady } from './lib/checks.mjs';
+import { Checks, expect, httpClient, waitReady } from './lib/checks.mjs';
 import { ensureEngine, findCompose, releaseEngine } from './lib/engine.mjs';
 import { AUDIENCE, createIssuer, ISSUER } from './lib/identity.mjs';
 import { containerChecks, imageChecks, waitHealthy } from './lib/image.mjs';
@@ -29,7 +38,11 @@ const root = resolve(import.meta.dirname, '../..');
 const here = join(root, 'scripts/container');
 const flags = new Set(process.argv.slice(2));
 const mode = process.env.CONTAINER_TESTS ?? 'auto';
-const OFFICIAL = { NODE_IMAGE: 'node:24-bookworm-slim', POSTGRES_IMAGE: 'postgres:17', REDIS_IMAGE: 'redis:7' };
+const OFFICIAL = {
+  NODE_IMAGE: 'node:24-bookworm-slim',
+  POSTGRES_IMAGE: 'postgres:17',
+  REDIS_IMAGE: 'redis:7',
+};
 const READY_TIMEOUT_MS = 240_000;
 const t0 = Date.now();
 const figures = [];
@@ -80,7 +93,10 @@ async function main() {
   const engineT0 = Date.now();
   const engine = await ensureEngine(join(cache, 'dockerd.log'));
   if (!engine.ok) return notRun(`no container engine: ${engine.reason}`);
-  figure('engine', `Docker ${engine.version}${engine.started ? `, dockerd started in ${seconds(Date.now() - engineT0)}` : ', already running'}`);
+  figure(
+    'engine',
+    `Docker ${engine.version}${engine.started ? `, dockerd started in ${seconds(Date.now() - engineT0)}` : ', already running'}`,
+  );
   const compose = await findCompose();
   if (!compose) {
     say(await releaseEngine(engine));
@@ -104,9 +120,13 @@ async function main() {
     say(`FAIL ${e.message}`);
   }
   if ((failure || checks.failed > 0) && state.up) {
-    const logs = await run(compose.command[0], state.composeArgs(['logs', '--no-color', '--tail', '40', 'api']), {
-      env: state.env,
-    }).catch(() => null);
+    const logs = await run(
+      compose.command[0],
+      state.composeArgs(['logs', '--no-color', '--tail', '40', 'api']),
+      {
+        env: state.env,
+      },
+    ).catch(() => null);
     if (logs) say(`last lines of the API's log:\n${logs.stdout}${logs.stderr}`);
   }
   await teardown({ checks, compose, work, project, apiImage, state, engine });
@@ -124,9 +144,17 @@ async function exercise({ checks, compose, work, runId, project, apiImage, log, 
   if (wanted === 'local' || (wanted === 'auto' && !officialHere)) {
     const record = join(work, 'built-bases');
     const out = await must('bash', [join(here, 'build-bases.sh'), '--record', record], { log });
-    bases = Object.fromEntries(out.stdout.trim().split('\n').map((l) => l.split('=')));
+    bases = Object.fromEntries(
+      out.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split('=')),
+    );
     state.builtBases = existsSync(record) ? readFileSync(record, 'utf8').trim().split('\n') : [];
-    figure('bases', `local, ${state.builtBases.length ? `built ${state.builtBases.length} in ${seconds(out.ms)}` : `kept (${seconds(out.ms)})`}`);
+    figure(
+      'bases',
+      `local, ${state.builtBases.length ? `built ${state.builtBases.length} in ${seconds(out.ms)}` : `kept (${seconds(out.ms)})`}`,
+    );
   } else {
     figure('bases', 'official (pulled by the build and compose if missing)');
   }
@@ -173,8 +201,19 @@ async function exercise({ checks, compose, work, runId, project, apiImage, log, 
     NODE_OPTIONS: '',
   };
   const files = ['-f', join(root, 'docker/compose.yml'), '-f', join(here, 'compose.test.yml')];
-  state.composeArgs = (args) => [...compose.command.slice(1), '--ansi', 'never', '-p', project, '--env-file', envFile, ...files, ...args];
-  const dc = (args, options = {}) => must(compose.command[0], state.composeArgs(args), { env: state.env, log, cwd: root, ...options });
+  state.composeArgs = (args) => [
+    ...compose.command.slice(1),
+    '--ansi',
+    'never',
+    '-p',
+    project,
+    '--env-file',
+    envFile,
+    ...files,
+    ...args,
+  ];
+  const dc = (args, options = {}) =>
+    must(compose.command[0], state.composeArgs(args), { env: state.env, log, cwd: root, ...options });
 
   say(`building ${apiImage} with ${bases.NODE_IMAGE}`);
   state.built = true;
@@ -215,10 +254,15 @@ async function exercise({ checks, compose, work, runId, project, apiImage, log, 
     result: JSON.parse(readFileSync(join(here, 'fixtures/time-60-90wpm-1.json'), 'utf8')),
     cli,
   };
-  await checks.check('CLI in the container: psas add', async () => cli(['psas', 'add', ctx.psaMessage]).then((o) => o.trim().split('\n').pop()));
+  await checks.check('CLI in the container: psas add', async () =>
+    cli(['psas', 'add', ctx.psaMessage]).then((o) => o.trim().split('\n').pop()),
+  );
   await publicRoutes(checks, ctx);
   const saved = await signedInFlow(checks, ctx);
-  await checks.check('the image HEALTHCHECK (/readyz) reports healthy', async () => `${seconds(await waitHealthy(api, 90_000))} after the smoke test`);
+  await checks.check(
+    'the image HEALTHCHECK (/readyz) reports healthy',
+    async () => `${seconds(await waitHealthy(api, 90_000))} after the smoke test`,
+  );
 
   await drain(checks, { api, request, dc });
 
@@ -235,7 +279,9 @@ async function exercise({ checks, compose, work, runId, project, apiImage, log, 
 async function drain(checks, { api, request, dc }) {
   const config = (await dc(['config'])).stdout;
   const grace = Number(config.match(/stop_grace_period: (\d+)s/)?.[1] ?? 10);
-  const stopTimeout = (await must('docker', ['inspect', '--format', '{{.Config.StopTimeout}}', api])).stdout.trim();
+  const stopTimeout = (
+    await must('docker', ['inspect', '--format', '{{.Config.StopTimeout}}', api])
+  ).stdout.trim();
   const started = Date.now();
   const stopping = run('docker', ['stop', '--time', String(grace), api]);
   let draining = null;
@@ -252,31 +298,48 @@ async function drain(checks, { api, request, dc }) {
   }
   const stop = await stopping;
   const ms = Date.now() - started;
-  const state = (await must('docker', ['inspect', '--format', '{{.State.ExitCode}} {{.State.OOMKilled}}', api])).stdout.trim();
+  const state = (
+    await must('docker', ['inspect', '--format', '{{.State.ExitCode}} {{.State.OOMKilled}}', api])
+  ).stdout.trim();
   const [exitCode] = state.split(' ');
   const logs = await run('docker', ['logs', api]);
-  figure('docker stop → exit (drain)', `exit ${exitCode} in ${seconds(ms)} (grace ${grace} s, StopTimeout ${stopTimeout})`);
-  await checks.check('docker stop: /readyz answers 503 while draining and requests are still served', async () => {
-    expect(draining === 'Not ready: draining', `readyz during the grace: ${draining}`);
-    expect(served === 200, `GET /configuration during the grace: ${served}`);
-  });
-  await checks.check(`docker stop: the API drains and exits 0 within the grace period (${grace} s)`, async () => {
-    expect(stop.code === 0, `docker stop exited ${stop.code}: ${stop.stderr}`);
-    expect(exitCode === '0', `exit code ${state}`);
-    expect(ms < grace * 1000, `took ${seconds(ms)}`);
-    expect(`${logs.stdout}${logs.stderr}`.includes('shutdown complete'), 'no "shutdown complete" in its log');
-    return `exit 0 after ${seconds(ms)}`;
-  });
+  figure(
+    'docker stop → exit (drain)',
+    `exit ${exitCode} in ${seconds(ms)} (grace ${grace} s, StopTimeout ${stopTimeout})`,
+  );
+  await checks.check(
+    'docker stop: /readyz answers 503 while draining and requests are still served',
+    async () => {
+      expect(draining === 'Not ready: draining', `readyz during the grace: ${draining}`);
+      expect(served === 200, `GET /configuration during the grace: ${served}`);
+    },
+  );
+  await checks.check(
+    `docker stop: the API drains and exits 0 within the grace period (${grace} s)`,
+    async () => {
+      expect(stop.code === 0, `docker stop exited ${stop.code}: ${stop.stderr}`);
+      expect(exitCode === '0', `exit code ${state}`);
+      expect(ms < grace * 1000, `took ${seconds(ms)}`);
+      expect(
+        `${logs.stdout}${logs.stderr}`.includes('shutdown complete'),
+        'no "shutdown complete" in its log',
+      );
+      return `exit 0 after ${seconds(ms)}`;
+    },
+  );
 }
 
 async function teardown({ checks, compose, work, project, apiImage, state, engine }) {
   const t = Date.now();
   const keep = flags.has('--keep-stack');
   if (keep && state.up) {
-    say(`--keep-stack: left running; remove with: ${compose.command.join(' ')} ${state.composeArgs(['down', '-v']).join(' ')} && docker rmi ${apiImage}`);
+    say(
+      `--keep-stack: left running; remove with: ${compose.command.join(' ')} ${state.composeArgs(['down', '-v']).join(' ')} && docker rmi ${apiImage}`,
+    );
     return;
   }
-  if (state.up) await run(compose.command[0], state.composeArgs(['down', '-v', '--remove-orphans']), { env: state.env });
+  if (state.up)
+    await run(compose.command[0], state.composeArgs(['down', '-v', '--remove-orphans']), { env: state.env });
   if (state.built) {
     await run('docker', ['rmi', apiImage]);
     for (const id of state.layers.reverse()) {
@@ -285,22 +348,37 @@ async function teardown({ checks, compose, work, project, apiImage, state, engin
     }
   }
   if (state.up || state.built) {
-    await checks.check('teardown removed the project’s containers, volumes, network and the API image', async () => {
-      const label = `label=com.docker.compose.project=${project}`;
-      const left = [];
-      for (const kind of [['ps', '-aq'], ['volume', 'ls', '-q'], ['network', 'ls', '-q']]) {
-        const out = (await must('docker', [...kind, '--filter', label])).stdout.trim();
-        if (out) left.push(`${kind[0]}: ${out.split('\n').join(' ')}`);
-      }
-      if ((await run('docker', ['image', 'inspect', apiImage])).code === 0) left.push(`image ${apiImage}`);
-      expect(left.length === 0, `left behind: ${left.join('; ')}`);
-    });
+    await checks.check(
+      'teardown removed the project’s containers, volumes, network and the API image',
+      async () => {
+        const label = `label=com.docker.compose.project=${project}`;
+        const left = [];
+        for (const kind of [
+          ['ps', '-aq'],
+          ['volume', 'ls', '-q'],
+          ['network', 'ls', '-q'],
+        ]) {
+          const out = (await must('docker', [...kind, '--filter', label])).stdout.trim();
+          if (out) left.push(`${kind[0]}: ${out.split('\n').join(' ')}`);
+        }
+        if ((await run('docker', ['image', 'inspect', apiImage])).code === 0) left.push(`image ${apiImage}`);
+        // Build layers still there are parents of another image (a cache someone kept); none may be dangling.
+        const dangling = (await must('docker', ['images', '-q', '--filter', 'dangling=true'])).stdout.split(
+          '\n',
+        );
+        const strays = state.layers.filter((id) => dangling.includes(id));
+        if (strays.length) left.push(`build layers ${strays.join(' ')}`);
+        expect(left.length === 0, `left behind: ${left.join('; ')}`);
+      },
+    );
   }
   if (flags.has('--remove-bases')) {
     for (const tag of [...state.builtBases].reverse()) await run('docker', ['rmi', tag]);
     if (state.builtBases.length) say(`removed the bases this run built: ${state.builtBases.join(' ')}`);
   } else if (state.builtBases.length) {
-    say(`kept as a build cache: ${state.builtBases.join(' ')} (--remove-bases removes them; or build-bases.sh --remove)`);
+    say(
+      `kept as a build cache: ${state.builtBases.join(' ')} (--remove-bases removes them; or build-bases.sh --remove)`,
+    );
   }
   rmSync(work, { recursive: true, force: true });
   figure('teardown', seconds(Date.now() - t));

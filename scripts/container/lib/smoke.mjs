@@ -52,14 +52,20 @@ export async function publicRoutes(checks, ctx) {
   });
   await checks.check('an unknown route answers the 404 envelope', async () => {
     const res = await request('GET', '/no-such-route');
-    expect(res.status === 404 && res.body.message === 'Unknown request URL (GET: /no-such-route)', shown(res));
+    expect(
+      res.status === 404 && res.body.message === 'Unknown request URL (GET: /no-such-route)',
+      shown(res),
+    );
   });
-  await checks.check('a signed-in route refuses no token and a token the issuer did not sign (401)', async () => {
-    const none = await request('GET', '/users');
-    expect(none.status === 401, `no token: ${shown(none)}`);
-    const forged = await request('GET', '/users', { token: ctx.forgedToken });
-    expect(forged.status === 401, `forged token: ${shown(forged)}`);
-  });
+  await checks.check(
+    'a signed-in route refuses no token and a token the issuer did not sign (401)',
+    async () => {
+      const none = await request('GET', '/users');
+      expect(none.status === 401, `no token: ${shown(none)}`);
+      const forged = await request('GET', '/users', { token: ctx.forgedToken });
+      expect(forged.status === 401, `forged token: ${shown(forged)}`);
+    },
+  );
 }
 
 /**
@@ -86,23 +92,29 @@ export async function signedInFlow(checks, ctx) {
     const me = await request('GET', '/users', { token: await ctx.token() });
     expect(me.status === 200 && me.body.data?.name === name && me.body.data?.uid === uid, shown(me));
   });
-  await checks.check('CLI in the container: permissions grant admin (then PATCH /configuration as admin)', async () => {
-    const out = await ctx.cli(['permissions', 'grant', uid, 'admin']);
-    expect(out.includes(`granted admin to ${uid}`), out);
-    // The all-time boards take users with more than leaderboards.minTimeTyping (2 hours by default) typed.
-    const res = await request('PATCH', '/configuration', {
-      token: await ctx.token(),
-      body: { configuration: { leaderboards: { minTimeTyping: 0 } } },
-    });
-    expect(res.status === 200, shown(res));
-  });
-  await checks.check('POST /results with a genuine client result (time 60) → saved as a personal best', async () => {
-    const res = await request('POST', '/results', { token: await ctx.token(), body: ctx.result });
-    expect(res.status === 200 && res.body.message === 'Result saved', shown(res));
-    expect(res.body.data?.isPb === true, `not a personal best: ${shown(res)}`);
-    saved.resultId = res.body.data.insertedId;
-    return `id ${saved.resultId}`;
-  });
+  await checks.check(
+    'CLI in the container: permissions grant admin (then PATCH /configuration as admin)',
+    async () => {
+      const out = await ctx.cli(['permissions', 'grant', uid, 'admin']);
+      expect(out.includes(`granted admin to ${uid}`), out);
+      // The all-time boards take users with more than leaderboards.minTimeTyping (2 hours by default) typed.
+      const res = await request('PATCH', '/configuration', {
+        token: await ctx.token(),
+        body: { configuration: { leaderboards: { minTimeTyping: 0 } } },
+      });
+      expect(res.status === 200, shown(res));
+    },
+  );
+  await checks.check(
+    'POST /results with a genuine client result (time 60) → saved as a personal best',
+    async () => {
+      const res = await request('POST', '/results', { token: await ctx.token(), body: ctx.result });
+      expect(res.status === 200 && res.body.message === 'Result saved', shown(res));
+      expect(res.body.data?.isPb === true, `not a personal best: ${shown(res)}`);
+      saved.resultId = res.body.data.insertedId;
+      return `id ${saved.resultId}`;
+    },
+  );
   await checks.check('the profile shows the personal best and the typing stats', async () => {
     const res = await request('GET', `/users/${name}/profile`);
     expect(res.status === 200, shown(res));
@@ -118,44 +130,59 @@ export async function signedInFlow(checks, ctx) {
     const res = await request('GET', `/leaderboards?${BOARD}`);
     expect(res.status === 200, shown(res));
     const first = res.body.data?.entries?.[0];
-    expect(first?.uid === uid && first.rank === 1 && first.wpm === saved.wpm, `first entry: ${JSON.stringify(first)}`);
+    expect(
+      first?.uid === uid && first.rank === 1 && first.wpm === saved.wpm,
+      `first entry: ${JSON.stringify(first)}`,
+    );
     const rank = await request('GET', `/leaderboards/rank?${BOARD}`, { token: await ctx.token() });
     expect(rank.status === 200 && rank.body.data?.rank === 1, `rank: ${shown(rank)}`);
     const profile = await request('GET', `/users/${name}/profile`);
     expect(profile.body.data?.allTimeLbs?.time?.['60']?.english?.rank === 1, 'profile allTimeLbs: no rank 1');
   });
-  await checks.check('POST /users/revokeAllTokens: tokens issued before are refused (a Redis marker)', async () => {
-    const old = await ctx.token();
-    const res = await request('POST', '/users/revokeAllTokens', { token: old });
-    expect(res.status === 200, shown(res));
-    const refused = await request('GET', '/users', { token: old });
-    expect(refused.status === 401, `the revoked token: ${shown(refused)}`);
-    saved.revokedToken = old;
-    // The marker covers tokens issued up to the end of the current second.
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
-    const fresh = await request('GET', '/users', { token: await ctx.token() });
-    expect(fresh.status === 200, `a token issued after: ${shown(fresh)}`);
-  });
+  await checks.check(
+    'POST /users/revokeAllTokens: tokens issued before are refused (a Redis marker)',
+    async () => {
+      const old = await ctx.token();
+      const res = await request('POST', '/users/revokeAllTokens', { token: old });
+      expect(res.status === 200, shown(res));
+      const refused = await request('GET', '/users', { token: old });
+      expect(refused.status === 401, `the revoked token: ${shown(refused)}`);
+      saved.revokedToken = old;
+      // The marker covers tokens issued up to the end of the current second.
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      const fresh = await request('GET', '/users', { token: await ctx.token() });
+      expect(fresh.status === 200, `a token issued after: ${shown(fresh)}`);
+    },
+  );
   return saved;
 }
 
 /** After `compose down` (volumes kept) and `up`: everything written before is still there. */
 export async function dataSurvived(checks, ctx, saved) {
   const { request } = ctx;
-  await checks.check('after recreating the stack: the account, its result and its personal best (PostgreSQL volume)', async () => {
-    const me = await request('GET', '/users', { token: await ctx.token() });
-    expect(me.status === 200 && me.body.data?.name === saved.name, `account: ${shown(me)}`);
-    const results = await request('GET', '/results', { token: await ctx.token() });
-    expect(results.status === 200, shown(results));
-    const ids = (results.body.data ?? []).map((r) => r._id ?? r.id);
-    expect(ids.length === 1 && ids[0] === saved.resultId, `results: ${JSON.stringify(ids)}`);
-    const board = await request('GET', `/leaderboards?${BOARD}`);
-    expect(board.body.data?.entries?.[0]?.uid === saved.uid, `all-time board: ${shown(board)}`);
-    const psas = await request('GET', '/psas');
-    expect(psas.body.data?.some((p) => p.message === ctx.psaMessage), 'the PSA is gone');
-  });
-  await checks.check('after recreating the stack: the revoked token is still refused (Redis volume, append-only file)', async () => {
-    const res = await request('GET', '/users', { token: saved.revokedToken });
-    expect(res.status === 401, shown(res));
-  });
+  await checks.check(
+    'after recreating the stack: the account, its result and its personal best (PostgreSQL volume)',
+    async () => {
+      const me = await request('GET', '/users', { token: await ctx.token() });
+      expect(me.status === 200 && me.body.data?.name === saved.name, `account: ${shown(me)}`);
+      const results = await request('GET', '/results', { token: await ctx.token() });
+      expect(results.status === 200, shown(results));
+      const ids = (results.body.data ?? []).map((r) => r._id ?? r.id);
+      expect(ids.length === 1 && ids[0] === saved.resultId, `results: ${JSON.stringify(ids)}`);
+      const board = await request('GET', `/leaderboards?${BOARD}`);
+      expect(board.body.data?.entries?.[0]?.uid === saved.uid, `all-time board: ${shown(board)}`);
+      const psas = await request('GET', '/psas');
+      expect(
+        psas.body.data?.some((p) => p.message === ctx.psaMessage),
+        'the PSA is gone',
+      );
+    },
+  );
+  await checks.check(
+    'after recreating the stack: the revoked token is still refused (Redis volume, append-only file)',
+    async () => {
+      const res = await request('GET', '/users', { token: saved.revokedToken });
+      expect(res.status === 401, shown(res));
+    },
+  );
 }
