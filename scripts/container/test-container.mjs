@@ -31,8 +31,10 @@ import { Checks, expect, httpClient, waitReady } from './lib/checks.mjs';
 import { ensureEngine, findCompose, releaseEngine } from './lib/engine.mjs';
 import { AUDIENCE, createIssuer, ISSUER } from './lib/identity.mjs';
 import { containerChecks, imageChecks, waitHealthy } from './lib/image.mjs';
-import { must, run, say, seconds, sleep } from './lib/run.mjs';
+import { must, run, say, seconds } from './lib/run.mjs';
 import { dataSurvived, publicRoutes, signedInFlow } from './lib/smoke.mjs';
+import { drain } from './lib/drain.mjs';
+import { buildLayers, leftovers, removeApiImage } from './lib/teardown.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const here = join(root, 'scripts/container');
@@ -66,21 +68,6 @@ function freePort() {
       server.close(() => resolvePort(port));
     });
   });
-}
-
-/** Image ids the classic builder made for the API (not the FROM images): removed with the image at the end. */
-function buildLayers(output) {
-  const ids = [];
-  let afterFrom = false;
-  for (const line of output.split('\n')) {
-    if (/^Step \d+\/\d+ : FROM /.test(line)) afterFrom = true;
-    const id = line.match(/^ ---> ([0-9a-f]{12})\s*$/)?.[1];
-    if (id) {
-      if (!afterFrom) ids.push(id);
-      afterFrom = false;
-    }
-  }
-  return ids;
 }
 
 async function main() {
@@ -194,6 +181,11 @@ async function exercise({ checks, compose, work, runId, project, apiImage, log, 
     FIREBASE_PROJECT_ID: '',
     FIREBASE_SERVICE_ACCOUNT: '',
     GITHUB_WEBHOOK_SECRET: '',
+    SMTP_URL: '',
+    MAIL_FROM: '',
+    CHAT_CLIENT_ID: '',
+    CHAT_REDIRECT_URI: '',
+    COMMIT_HASH: `ct${runId}`,
     METRICS_TOKEN: '',
     TRUST_PROXY: 'false',
     LOG_LEVEL: 'info',
@@ -251,6 +243,7 @@ async function exercise({ checks, compose, work, runId, project, apiImage, log, 
     forgedToken: await stranger.token(uid, `${uid}@container-test.invalid`),
     captchaToken: secrets.STUB_CAPTCHA_TOKEN,
     psaMessage: `container test ${runId}`,
+    commitHash: state.env.COMMIT_HASH,
     result: JSON.parse(readFileSync(join(here, 'fixtures/time-60-90wpm-1.json'), 'utf8')),
     cli,
   };
@@ -264,7 +257,7 @@ async function exercise({ checks, compose, work, runId, project, apiImage, log, 
     async () => `${seconds(await waitHealthy(api, 90_000))} after the smoke test`,
   );
 
-  await drain(checks, { api, request, dc });
+  figure('docker stop → exit (drain)', await drain(checks, { api, request, dc }));
 
   say('compose down (volumes kept), then up again');
   await dc(['down']);
@@ -273,60 +266,6 @@ async function exercise({ checks, compose, work, runId, project, apiImage, log, 
   await waitReady(request, READY_TIMEOUT_MS);
   figure('compose up → /readyz 200 (kept volumes)', seconds(Date.now() - againT0));
   await dataSurvived(checks, ctx, saved);
-}
-
-/** docker stop: /readyz turns 503 while requests are still served, then the process exits 0 within the grace. */
-async function drain(checks, { api, request, dc }) {
-  const config = (await dc(['config'])).stdout;
-  const grace = Number(config.match(/stop_grace_period: (\d+)s/)?.[1] ?? 10);
-  const stopTimeout = (
-    await must('docker', ['inspect', '--format', '{{.Config.StopTimeout}}', api])
-  ).stdout.trim();
-  const started = Date.now();
-  const stopping = run('docker', ['stop', '--time', String(grace), api]);
-  let draining = null;
-  let served = null;
-  while (Date.now() - started < 4_000 && (draining === null || served === null)) {
-    try {
-      const ready = await request('GET', '/readyz', { timeoutMs: 1_000 });
-      if (ready.status === 503) draining ??= ready.body.message;
-      if (draining) served ??= (await request('GET', '/configuration', { timeoutMs: 2_000 })).status;
-    } catch {
-      // not listening yet or any more
-    }
-    await sleep(100);
-  }
-  const stop = await stopping;
-  const ms = Date.now() - started;
-  const state = (
-    await must('docker', ['inspect', '--format', '{{.State.ExitCode}} {{.State.OOMKilled}}', api])
-  ).stdout.trim();
-  const [exitCode] = state.split(' ');
-  const logs = await run('docker', ['logs', api]);
-  figure(
-    'docker stop → exit (drain)',
-    `exit ${exitCode} in ${seconds(ms)} (grace ${grace} s, StopTimeout ${stopTimeout})`,
-  );
-  await checks.check(
-    'docker stop: /readyz answers 503 while draining and requests are still served',
-    async () => {
-      expect(draining === 'Not ready: draining', `readyz during the grace: ${draining}`);
-      expect(served === 200, `GET /configuration during the grace: ${served}`);
-    },
-  );
-  await checks.check(
-    `docker stop: the API drains and exits 0 within the grace period (${grace} s)`,
-    async () => {
-      expect(stop.code === 0, `docker stop exited ${stop.code}: ${stop.stderr}`);
-      expect(exitCode === '0', `exit code ${state}`);
-      expect(ms < grace * 1000, `took ${seconds(ms)}`);
-      expect(
-        `${logs.stdout}${logs.stderr}`.includes('shutdown complete'),
-        'no "shutdown complete" in its log',
-      );
-      return `exit 0 after ${seconds(ms)}`;
-    },
-  );
 }
 
 async function teardown({ checks, compose, work, project, apiImage, state, engine }) {
@@ -338,36 +277,22 @@ async function teardown({ checks, compose, work, project, apiImage, state, engin
     );
     return;
   }
-  if (state.up)
-    await run(compose.command[0], state.composeArgs(['down', '-v', '--remove-orphans']), { env: state.env });
+  if (state.up) {
+    const down = await run(compose.command[0], state.composeArgs(['down', '-v', '--remove-orphans']), {
+      env: state.env,
+    });
+    say(`compose down -v: ${seconds(down.ms)}`);
+  }
   if (state.built) {
-    await run('docker', ['rmi', apiImage]);
-    for (const id of state.layers.reverse()) {
-      const tags = await run('docker', ['image', 'inspect', '--format', '{{len .RepoTags}}', id]);
-      if (tags.code === 0 && tags.stdout.trim() === '0') await run('docker', ['rmi', id]);
-    }
+    const removing = Date.now();
+    await removeApiImage(apiImage, state.layers);
+    say(`API image and its build layers removed: ${seconds(Date.now() - removing)}`);
   }
   if (state.up || state.built) {
     await checks.check(
       'teardown removed the project’s containers, volumes, network and the API image',
       async () => {
-        const label = `label=com.docker.compose.project=${project}`;
-        const left = [];
-        for (const kind of [
-          ['ps', '-aq'],
-          ['volume', 'ls', '-q'],
-          ['network', 'ls', '-q'],
-        ]) {
-          const out = (await must('docker', [...kind, '--filter', label])).stdout.trim();
-          if (out) left.push(`${kind[0]}: ${out.split('\n').join(' ')}`);
-        }
-        if ((await run('docker', ['image', 'inspect', apiImage])).code === 0) left.push(`image ${apiImage}`);
-        // Build layers still there are parents of another image (a cache someone kept); none may be dangling.
-        const dangling = (await must('docker', ['images', '-q', '--filter', 'dangling=true'])).stdout.split(
-          '\n',
-        );
-        const strays = state.layers.filter((id) => dangling.includes(id));
-        if (strays.length) left.push(`build layers ${strays.join(' ')}`);
+        const left = await leftovers(project, apiImage, state.layers);
         expect(left.length === 0, `left behind: ${left.join('; ')}`);
       },
     );

@@ -6,13 +6,16 @@ import { expect, shown } from './checks.mjs';
 
 const BOARD = 'language=english&mode=time&mode2=60';
 
-/** Public routes (no account). `ctx`: { request, psaMessage, forgedToken }. */
+/** Public routes (no account). `ctx`: { request, commitHash, psaMessage, forgedToken }. */
 export async function publicRoutes(checks, ctx) {
   const { request } = ctx;
   await checks.check('GET / answers the status envelope with the contract headers', async () => {
     const res = await request('GET', '/');
     expect(res.status === 200 && res.body.message === 'ok', shown(res));
-    expect(typeof res.body.data?.version === 'string', `no version: ${shown(res)}`);
+    expect(
+      String(res.body.data?.version).endsWith(ctx.commitHash),
+      `version without COMMIT_HASH: ${shown(res)}`,
+    );
     expect(res.headers.get('x-compatibility-check'), 'no X-Compatibility-Check header');
     expect(res.headers.get('x-request-id'), 'no X-Request-Id header');
     return `version ${res.body.data.version}`;
