@@ -34,7 +34,13 @@ export async function ensureEngine(logFile) {
   if (process.env.DOCKER_HOST) {
     return { ok: false, reason: `the engine at DOCKER_HOST=${process.env.DOCKER_HOST} does not answer` };
   }
-  if (!(await hasCommand('dockerd'))) {
+  // Debian puts dockerd in /usr/sbin, which a non-login PATH may lack.
+  const dockerd = (await hasCommand('dockerd'))
+    ? 'dockerd'
+    : existsSync('/usr/sbin/dockerd')
+      ? '/usr/sbin/dockerd'
+      : null;
+  if (!dockerd) {
     return {
       ok: false,
       reason: 'no engine running and no dockerd to start (Debian: apt-get install -y docker.io)',
@@ -44,7 +50,7 @@ export async function ensureEngine(logFile) {
     return { ok: false, reason: 'no engine running, and starting dockerd needs root' };
   }
   const fd = openSync(logFile, 'a');
-  const daemon = spawn('dockerd', [], { detached: true, stdio: ['ignore', fd, fd] });
+  const daemon = spawn(dockerd, [], { detached: true, stdio: ['ignore', fd, fd] });
   closeSync(fd);
   let exited = null;
   daemon.on('exit', (code, signal) => (exited = signal ?? code));
