@@ -70,7 +70,15 @@ function freePort() {
   });
 }
 
+const KNOWN_FLAGS = ['--keep-stack', '--remove-bases', '--help'];
+
 async function main() {
+  const unknown = [...flags].filter((f) => !KNOWN_FLAGS.includes(f));
+  if (flags.has('--help') || unknown.length) {
+    const header = readFileSync(new URL(import.meta.url), 'utf8').split('\nimport ')[0];
+    console.log(header.replace(/^\/\/ ?/gm, ''));
+    return unknown.length ? 2 : 0;
+  }
   if (mode === 'skip') return notRun('CONTAINER_TESTS=skip');
   const cache = join(root, '.cache/container');
   mkdirSync(cache, { recursive: true });
@@ -130,6 +138,8 @@ async function exercise({ checks, compose, work, runId, project, apiImage, log, 
   let bases = OFFICIAL;
   if (wanted === 'local' || (wanted === 'auto' && !officialHere)) {
     const record = join(work, 'built-bases');
+    // Read again at the teardown: a failed run still knows which bases it built before failing.
+    state.baseRecord = record;
     const out = await must('bash', [join(here, 'build-bases.sh'), '--record', record], { log });
     bases = Object.fromEntries(
       out.stdout
@@ -204,13 +214,21 @@ async function exercise({ checks, compose, work, runId, project, apiImage, log, 
     ...files,
     ...args,
   ];
-  const dc = (args, options = {}) =>
-    must(compose.command[0], state.composeArgs(args), { env: state.env, log, cwd: root, ...options });
+  const dc = (args, options = {}) => {
+    if (interrupted) throw new Error('interrupted');
+    return must(compose.command[0], state.composeArgs(args), { env: state.env, log, cwd: root, ...options });
+  };
 
   say(`building ${apiImage} with ${bases.NODE_IMAGE}`);
   state.built = true;
-  const build = await dc(['build', '--force-rm', 'api']);
+  // Not dc(): the layers of a failed build are ours to remove too.
+  const build = await run(compose.command[0], state.composeArgs(['build', '--force-rm', 'api']), {
+    env: state.env,
+    log,
+    cwd: root,
+  });
   state.layers = buildLayers(build.stdout);
+  if (build.code !== 0) throw new Error(`compose build exited ${build.code} (see ${log})`);
   const size = Number((await must('docker', ['image', 'inspect', '--format', '{{.Size}}', apiImage])).stdout);
   const steps = build.stdout.match(/^Step \d+\/\d+ :/gm)?.length ?? 0;
   const cached = build.stdout.match(/^ ---> Using cache$/gm)?.length ?? 0;
@@ -297,6 +315,9 @@ async function teardown({ checks, compose, work, project, apiImage, state, engin
       },
     );
   }
+  if (state.baseRecord && existsSync(state.baseRecord)) {
+    state.builtBases = readFileSync(state.baseRecord, 'utf8').trim().split('\n');
+  }
   if (flags.has('--remove-bases')) {
     for (const tag of [...state.builtBases].reverse()) await run('docker', ['rmi', tag]);
     if (state.builtBases.length) say(`removed the bases this run built: ${state.builtBases.join(' ')}`);
@@ -309,6 +330,15 @@ async function teardown({ checks, compose, work, project, apiImage, state, engin
   figure('teardown', seconds(Date.now() - t));
   say(await releaseEngine(engine));
 }
+
+// Ctrl-C reaches the running docker or compose command too (same process group): it fails, and the run goes on to
+// the teardown. A second Ctrl-C leaves at once.
+let interrupted = false;
+process.on('SIGINT', () => {
+  if (interrupted) process.exit(130);
+  interrupted = true;
+  say('interrupted: removing what this run created (Ctrl-C again to leave it all)');
+});
 
 // An empty event loop while main() still awaits would end the process without teardown or a verdict: say so.
 process.on('beforeExit', (code) => {
