@@ -144,7 +144,7 @@ recipe=$(cat "$work/docker-clean" "${local_cas[@]}" <(printf '%s\n' "${debian_op
 if ! is_current "$DEBIAN_TAG" "$recipe"; then
   started=$(date +%s)
   remember_replaced "$DEBIAN_TAG"
-  echo "--- base $DEBIAN_TAG: mmdebstrap $DEBIAN_SUITE (log: $work/mmdebstrap.log)" >&2
+  echo "--- base $DEBIAN_TAG: mmdebstrap $DEBIAN_SUITE" >&2
   if ! mmdebstrap "${debian_options[@]}" --format=tar "$DEBIAN_SUITE" - "${debian_sources[@]}" 2>"$work/mmdebstrap.log" |
     docker import --change "LABEL typing.base.recipe=$recipe" --change 'CMD ["bash"]' - "$DEBIAN_TAG" >/dev/null; then
     tail -20 "$work/mmdebstrap.log" >&2
@@ -162,7 +162,7 @@ build_base() {
   local started
   started=$(date +%s)
   remember_replaced "$tag"
-  echo "--- base $tag: docker build (log: $work/$(basename "$dockerfile").log)" >&2
+  echo "--- base $tag: docker build" >&2
   if ! docker build --force-rm --file "$dockerfile" --tag "$tag" --label "typing.base.recipe=$recipe" \
     --build-arg "DEBIAN_IMAGE=$DEBIAN_TAG" "$@" "$context" >"$work/$(basename "$dockerfile").log" 2>&1; then
     tail -30 "$work/$(basename "$dockerfile").log" >&2
