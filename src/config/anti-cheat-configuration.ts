@@ -1,3 +1,4 @@
+import type { Int } from '../common/int';
 import { s } from './config-schema';
 
 /**
@@ -95,7 +96,7 @@ export interface AntiCheatConfiguration {
   };
   bot: {
     variation: { enabled: boolean; minSpacingCv: number; minDurationCv: number };
-    distinct: { enabled: boolean; minDistinct: number; minDistinctPercent: number };
+    distinct: { enabled: boolean; minDistinct: Int; minDistinctPercent: number };
     periodicity: { enabled: boolean; maxRepeatedPercent: number; maxAutocorrelation: number };
   };
   review: {

@@ -300,7 +300,7 @@ export const PAYLOAD_SCHEMAS: Record<string, object> = {
                     type: 'object',
                     properties: {
                       enabled: { type: 'boolean' },
-                      minDistinct: { type: 'number' },
+                      minDistinct: { type: 'integer' },
                       minDistinctPercent: { type: 'number' },
                     },
                     required: ['enabled', 'minDistinct', 'minDistinctPercent'],

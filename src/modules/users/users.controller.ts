@@ -35,7 +35,7 @@ export class UsersController {
   @AllowUnregistered()
   @RateLimit('userSignup')
   @RequireConfiguration('users.signUp', 'Sign up is temporarily disabled')
-  @ApiFailure(409, 'Username unavailable', 'User document already exists')
+  @ApiFailure(409, 'Username unavailable', 'User document already exists', 'Username or email blocked')
   @ApiFailure(422, CAPTCHA_FAILED)
   async signup(@Auth() auth: AuthContext, @Body() body: SignupDto, @Ip() ip: string) {
     await this.users.signup(auth, body, ip);
@@ -64,7 +64,7 @@ export class UsersController {
   @RequireFreshToken()
   @RateLimit('userUpdateName')
   @ApiFailure(403, 'Banned users cannot change their name')
-  @ApiFailure(409, 'Username already taken', 'You can change your name once every 30 days')
+  @ApiFailure(409, 'Username already taken', 'You can change your name once every 30 days', 'Username blocked')
   @ApiFailure(400, 'New name is the same as the old name')
   async rename(@Auth() auth: AuthContext, @Body() body: UpdateNameDto) {
     await this.accounts.rename(auth.uid, body.name);

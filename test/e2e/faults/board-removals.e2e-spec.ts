@@ -6,7 +6,7 @@ import { createUser } from '../../support/factories';
 import { createTestStores, type TestStores } from '../../support/stores';
 import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy';
 import { createTestApp, type TestApp } from '../../support/test-app';
-import { minimalResult, signed } from '../results/result-factory';
+import { boardResult, signed } from '../results/result-factory';
 
 const NOON = Date.UTC(2026, 10, 18, 12);
 const DAY_MS = 86_400_000;
@@ -58,7 +58,7 @@ describe('daily and weekly boards after a Redis outage', () => {
     const auth = await t.bearer(uid);
     const res = await t.request('POST', '/results', {
       auth,
-      body: { result: signed(minimalResult({ wpm, rawWpm: wpm + 1, acc: 97 }), uid) },
+      body: { result: signed(boardResult({ wpm, acc: 97 }), uid) },
     });
     if (res.status !== 200) throw new Error(`${res.status} ${res.text}`);
     return auth;

@@ -153,7 +153,14 @@ describe('readiness when a dependency fails', () => {
     expect(res.body.message).not.toContain('redis');
     expect((await t.request('GET', '/livez')).status).toBe(200);
     await admin.query(`ALTER DATABASE "${database}" WITH ALLOW_CONNECTIONS true`);
-    expect((await t.request('GET', '/readyz')).status).toBe(200);
+    // The pool recovers by itself; on a loaded machine its first new connection may take longer than the probe's
+    // 1 s budget, so give it a few probes (each one is a real check) rather than exactly one.
+    let ready = 0;
+    for (let i = 0; i < 10 && ready !== 200; i++) {
+      if (i > 0) await new Promise((resolve) => setTimeout(resolve, 200));
+      ready = (await t.request('GET', '/readyz')).status;
+    }
+    expect(ready).toBe(200);
     // The terminated connection's error event arrives on its own schedule: wait for it (up to 5 s) rather than race.
     const counted = /dependency_errors_total\{dependency="postgres"\} [1-9]/;
     let text = '';

@@ -6,7 +6,7 @@ import { LeaderboardHooks } from '../../../src/modules/leaderboards/leaderboard-
 import { LeaderboardSnapshotService } from '../../../src/modules/leaderboards/leaderboard-snapshot.service';
 import { SnapshotRepository } from '../../../src/modules/leaderboards/snapshot.repository';
 import { createUser } from '../../support/factories';
-import { minimalResult, signed } from '../results/result-factory';
+import { boardResult, signed } from '../results/result-factory';
 import { createTestApp, type TestApp } from '../../support/test-app';
 import { eligible, rebuild, seedPb, setUser, type Member } from './support';
 
@@ -269,7 +269,7 @@ describe('live all-time ranks', () => {
     for (const user of [crossing, short]) {
       const res = await t.request<{ data: { isPb: boolean } }>('POST', '/results', {
         auth: user.auth,
-        body: { result: signed(minimalResult({ language, wpm: 50, rawWpm: 51, acc: 96 }), user.uid) },
+        body: { result: signed(boardResult({ language, wpm: 50, acc: 96 }), user.uid) },
       });
       expect(res.status).toBe(200);
       expect(res.body.data.isPb).toBe(false);
