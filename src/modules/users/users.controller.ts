@@ -64,7 +64,12 @@ export class UsersController {
   @RequireFreshToken()
   @RateLimit('userUpdateName')
   @ApiFailure(403, 'Banned users cannot change their name')
-  @ApiFailure(409, 'Username already taken', 'You can change your name once every 30 days', 'Username blocked')
+  @ApiFailure(
+    409,
+    'Username already taken',
+    'You can change your name once every 30 days',
+    'Username blocked',
+  )
   @ApiFailure(400, 'New name is the same as the old name')
   async rename(@Auth() auth: AuthContext, @Body() body: UpdateNameDto) {
     await this.accounts.rename(auth.uid, body.name);
