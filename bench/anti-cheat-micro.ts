@@ -53,6 +53,6 @@ for (let round = 1; round <= 3; round++) {
   time('bot timing checks, timed minutes 130-200 wpm', fast, (r) =>
     findBotTiming(r.keySpacing as number[], r.keyDuration as number[], config.bot),
   );
-  time('review ceiling', bodies, (r) => holdReasons(r, config.review));
+  time('review ceiling', bodies, (r) => holdReasons(r, config));
   time('key timing summary (held results only)', fast, (r) => keyTimingSummary(r));
 }

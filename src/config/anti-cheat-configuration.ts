@@ -16,8 +16,8 @@ export const ANTI_CHEAT_SCHEMA = s.obj({
     ['korean.*', 'chinese_.*', 'japanese_(hiragana|katakana).*', 'vietnamese.*', 'code_.*'],
     50,
   ),
-  // The client always sends its measurements; "toolong" only for tests over 122 s. Missing key timings → 464,
-  // anything else missing → 463.
+  // "toolong" in place of the key timings (464) or the chart (463) only on tests of at least toolongMinSeconds, as the
+  // client sends it. A result that leaves measurements out is saved but held for review (with `review` on).
   measurements: s.obj({ enabled: s.bool(true), toolongMinSeconds: s.num(120, 0) }),
   // wpm and rawWpm against charStats, charTotal and testDuration; charStats against charTotal; words of a word test.
   speed: s.obj({ enabled: s.bool(true), toleranceWpm: s.num(0.5, 0), tolerancePercent: s.num(1, 0, 100) }),
@@ -66,7 +66,8 @@ export const ANTI_CHEAT_SCHEMA = s.obj({
       maxAutocorrelation: s.num(0.8, 0, 1),
     }),
   }),
-  // Results faster than these (wpm, per mode) are saved but held off every board until a moderator decides.
+  // Results faster than these (wpm, per mode), or without the measurements the checks need, are saved but held off
+  // every board until a moderator decides.
   review: s.obj({
     enabled: s.bool(true),
     ceilings: s.obj({

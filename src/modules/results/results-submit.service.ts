@@ -92,7 +92,7 @@ export class ResultsSubmitService {
     const timestamp = Math.floor(this.clock.now() / 1000) * 1000;
     const keys = { spacing: keyStats(result.keySpacing), duration: keyStats(result.keyDuration) };
     const { antiCheat } = config.results;
-    const hold = antiCheat.enabled ? holdReasons(result, antiCheat.review) : [];
+    const hold = antiCheat.enabled ? holdReasons(result, antiCheat) : [];
     const stored = await this.repository.transaction((trx) =>
       this.store(trx, uid, result, timestamp, keys, config, context, hold),
     );

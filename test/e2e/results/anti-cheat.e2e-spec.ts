@@ -141,11 +141,29 @@ describe('POST /results: the open anti-cheat', () => {
       );
     });
 
-    it('missing measurements: no key timings (464), no chart (463)', async () => {
+    it('missing measurements: saved but held off the boards; no key timings inside the bot gate: 464', async () => {
+      const held = async (result: ResultBody, missing: string) => {
+        const uid = await fresh();
+        const res = await submit(t, uid, signed(result, uid));
+        expect(res.status).toBe(200);
+        const insertedId = (res.body.data as { insertedId: string }).insertedId;
+        const review = await t.db
+          .selectFrom('result_reviews')
+          .select(['reasons', 'status'])
+          .where('result_id', '=', insertedId)
+          .executeTakeFirstOrThrow();
+        expect(review).toEqual({
+          reasons: [{ check: 'measurements', figures: { missing } }],
+          status: 'held',
+        });
+      };
       const { keySpacing: _k, ...withoutKeys } = minute(100);
-      await refused(withoutKeys, 464, 'Missing key data');
+      await held(withoutKeys, 'keySpacing');
       const { chartData: _c, ...withoutChart } = minute(100);
-      await refused(withoutChart, 463, SENSELESS);
+      await held(withoutChart, 'chartData');
+      // The original's rule inside results.botCheck (time, over 130 wpm, under 122 s): key timings are required.
+      const { keySpacing: _g, ...fastWithoutKeys } = minute(140);
+      await refused(fastWithoutKeys, 464, 'Missing key data');
     });
 
     it('the same results pass with the open checks switched off (results.antiCheat.enabled)', async () => {
@@ -213,14 +231,14 @@ describe('POST /results: the open anti-cheat', () => {
         465,
         BOT,
       );
-      const { keyDuration: _d, ...withoutDurations } = minute(100);
+      const { keyDuration: _d, ...withoutDurations } = minute(140);
       await refused(withoutDurations, 464, 'Missing key data');
       const uid = await fresh();
       expect((await submit(t, uid, signed(minute(100), uid))).status).toBe(200);
       const metrics = (await t.request('GET', '/metrics', { auth: METRICS_AUTH })).text;
       expect(metrics).toMatch(/result_submissions_total\{outcome="463:speed"\} [1-9]/);
       expect(metrics).toMatch(/result_submissions_total\{outcome="465:variation"\} [1-9]/);
-      expect(metrics).toMatch(/result_submissions_total\{outcome="464:measurements"\} [1-9]/);
+      expect(metrics).toMatch(/result_submissions_total\{outcome="464:keyData"\} [1-9]/);
       expect(metrics).toMatch(/result_submissions_total\{outcome="200"\} [1-9]/);
       expect(metrics).not.toMatch(/result_submissions_total\{outcome="463"\}/);
     });

@@ -32,31 +32,24 @@ export function unchartedAllowance(rawWpm: number, unchartedSeconds: number): nu
 }
 
 /**
- * The client always sends its measurements, and "toolong" instead of its arrays only for long tests. Key timings
- * missing (or "toolong" on a short test) are the original's 464 `Missing key data`; anything else missing is 463.
+ * "toolong" stands for arrays too long to send, which only a long test has: on a short test it contradicts the
+ * result (the original's 464 `Missing key data` for key timings, 463 for the chart). A measurement that is simply
+ * absent contradicts nothing: the checks that need it are skipped, and the result is held for review instead
+ * (`missingMeasurements`, review-ceiling.ts), so leaving data out cannot put a result on a board unseen.
  */
 export function measurementsCheck({ result, config }: ConsistencyContext): Finding | null {
   const { enabled, toolongMinSeconds } = config.measurements;
-  if (!enabled) return null;
-  const long = result.testDuration >= toolongMinSeconds;
+  if (!enabled || result.testDuration >= toolongMinSeconds) return null;
   for (const field of ['keySpacing', 'keyDuration'] as const) {
-    const value = result[field];
-    if (
-      value === undefined ||
-      (Array.isArray(value) && value.length === 0) ||
-      (value === 'toolong' && !long)
-    ) {
+    if (result[field] === 'toolong') {
       return {
         check: 'measurements',
         status: 464,
-        figures: { missing: field, testDuration: result.testDuration },
+        figures: { toolong: field, testDuration: result.testDuration },
       };
     }
   }
-  if (result.charStats === undefined) return senseless('measurements', { missing: 'charStats' });
-  if (result.charTotal === undefined) return senseless('measurements', { missing: 'charTotal' });
-  if (result.chartData === undefined) return senseless('measurements', { missing: 'chartData' });
-  if (result.chartData === 'toolong' && !long) {
+  if (result.chartData === 'toolong') {
     return senseless('measurements', { toolong: 'chartData', testDuration: result.testDuration });
   }
   return null;

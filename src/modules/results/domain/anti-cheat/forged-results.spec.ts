@@ -247,9 +247,12 @@ describe('forged results', () => {
   });
 
   describe('measurements left out', () => {
-    it('no key timings: 464 Missing key data', () => {
-      const { keySpacing: _s, ...rest } = typed();
-      expect(judgeConsistency(rest as Body, config)).toMatchObject({ status: 464, check: 'measurements' });
+    it('no key timings, no charStats: nothing to contradict, so no refusal (the hold is review-ceiling.ts)', () => {
+      // The bot checks run only on timing arrays (and the gate answers 464 without them: result-checks.ts).
+      const { keySpacing: _s, ...noKeys } = typed();
+      expect(judgeConsistency(noKeys as Body, config)).toBeNull();
+      const { charStats: _c, ...noChars } = typed();
+      expect(answer(noChars as Body)).toBe('pass');
     });
 
     it('"toolong" on a 60-second test: 463 for the chart, 464 for the key timings', () => {
@@ -257,9 +260,12 @@ describe('forged results', () => {
       expect(answer({ ...typed(), keySpacing: 'toolong', keyDuration: 'toolong' })).toBe('464 measurements');
     });
 
-    it('no charStats: 463', () => {
-      const { charStats: _c, ...rest } = typed();
-      expect(answer(rest as Body)).toBe('463 measurements');
+    it('what is left still has to agree: a forged wpm without key timings is refused by the characters', () => {
+      const { keySpacing: _s, keyDuration: _d, ...rest } = typed();
+      expect(judgeConsistency({ ...(rest as Body), wpm: (rest as Body).wpm * 2 }, config)).toMatchObject({
+        status: 463,
+        check: 'speed',
+      });
     });
   });
 });
