@@ -5,44 +5,13 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { DATABASE, poolOf, type Database } from '../../../../infra/database/database';
+import { INSERT_COLUMNS } from '../../../results/result-columns';
 import type { ResultRow } from '../import-records';
 import { copyLine, type CopyValue } from './copy-text';
 
-/** The result columns the import writes (every stored column; `name` may be null in the stage: the user's name). */
-const COLUMNS = [
-  'id',
-  'uid',
-  'timestamp',
-  'name',
-  'wpm',
-  'raw_wpm',
-  'acc',
-  'consistency',
-  'key_consistency',
-  'char_stats',
-  'mode',
-  'mode2',
-  'quote_length',
-  'language',
-  'difficulty',
-  'punctuation',
-  'numbers',
-  'lazy_mode',
-  'blind_mode',
-  'bailed_out',
-  'funbox',
-  'tags',
-  'test_duration',
-  'afk_duration',
-  'incomplete_test_seconds',
-  'restart_count',
-  'is_pb',
-  'chart_data',
-  'key_spacing_stats',
-  'key_duration_stats',
-  'xp',
-  'stop_on_letter',
-] as const satisfies readonly (keyof ResultRow)[];
+/** The result columns the import writes: every stored column, as a submission inserts them (`name` may be null in the
+ * stage: the user's name is filled in). */
+const COLUMNS = INSERT_COLUMNS satisfies readonly (keyof ResultRow)[];
 
 const STAGE = 'import_results_stage';
 const JSON_COLUMNS = new Set<string>(['chart_data', 'key_spacing_stats', 'key_duration_stats']);
