@@ -108,8 +108,11 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     stop: async () => {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
+      // Cleared once the server is gone: a pending 5 s timer would keep the caller's process (jest's, after the
+      // global teardown) alive that long.
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
     },
   };
 }
