@@ -63,9 +63,13 @@ export default class LeakCheckingEnvironment extends TestEnvironment {
   }
 
   override async teardown(): Promise<void> {
-    // A failed file's errors stay referenced by jest's results: only clean files are watched for staying in memory.
-    if (!this.failed && this.global) watchRelease(this.file(), this.global);
+    const global = this.global as object | null;
     await super.teardown();
+    // A failed file's errors stay referenced by jest's results: only clean files are watched for staying in memory.
+    if (this.failed || !global) return;
+    // Names the file in a heap snapshot: what retains it retains its global, which holds this.
+    Object.defineProperty(global, Symbol('retained test file'), { value: new RetainedTestFile(this.file()) });
+    watchRelease(this.file(), global);
   }
 
   private file(): string {
@@ -174,6 +178,11 @@ function describeHandle(handle: object): string {
   return `a ${handle.constructor?.name ?? 'handle'}`;
 }
 
+/** A heap snapshot's clue to which file's global it is looking at (see `retainedEarlierFiles`). */
+class RetainedTestFile {
+  constructor(readonly file: string) {}
+}
+
 /** Files of this process that ended cleanly, until they are seen released (module state: one per worker process). */
 const ended: { file: string; global: WeakRef<object>; at: number }[] = [];
 
@@ -196,16 +205,26 @@ function collectGarbage(): void {
 async function retainedEarlierFiles(graceMs: number): Promise<string[]> {
   const due = ended.filter((e) => Date.now() - e.at >= graceMs);
   if (due.length === 0) return [];
-  // Twice: native objects (timers, histograms) let go of their JavaScript side in the callbacks of the first.
-  collectGarbage();
-  await new Promise((resolve) => setImmediate(resolve));
-  collectGarbage();
   for (const e of due) ended.splice(ended.indexOf(e), 1);
-  const retained = due.filter((e) => e.global.deref() !== undefined);
+  // A few rounds: what a collection frees can hold more in its callbacks (FinalizationRegistry cleanups, native
+  // objects letting go of their JavaScript side), which run as tasks of their own after it.
+  let retained = due;
+  for (let round = 0; round < 3 && retained.length > 0; round++) {
+    if (round > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    collectGarbage();
+    await new Promise((resolve) => setImmediate(resolve));
+    retained = retained.filter((e) => e.global.deref() !== undefined);
+  }
+  const lines = retained.map((e) => `${e.file}, ${Math.round((Date.now() - e.at) / 1000)} s after it ended`);
+  // TEST_HEAP_SNAPSHOT_DIR: a snapshot to look for what retains them (their globals hold a `RetainedTestFile`).
+  // Written in a later turn: the deref above keeps its targets alive until this one ends.
   const snapshots = process.env.TEST_HEAP_SNAPSHOT_DIR;
-  return retained.map((e) => {
-    const line = `${e.file}, ${Math.round((Date.now() - e.at) / 1000)} s after it ended`;
-    if (!snapshots) return line;
-    return `${line} (heap snapshot: ${writeHeapSnapshot(join(snapshots, `${basename(e.file)}.heapsnapshot`))})`;
-  });
+  if (snapshots && retained.length > 0) {
+    await new Promise((resolve) => setImmediate(resolve));
+    const file = writeHeapSnapshot(
+      join(snapshots, `${basename(retained[0]!.file)}-${Date.now()}.heapsnapshot`),
+    );
+    lines.push(`heap snapshot: ${file}`);
+  }
+  return lines;
 }
