@@ -202,7 +202,9 @@ async function infoOf(
   } catch (e) {
     throw cause ?? e;
   } finally {
-    client.disconnect();
+    // After a failed connect the client has ended and its socket is closed: disconnecting then would wait 2 s (a
+    // timer that kept the process alive) for a close that already happened.
+    if (client.status !== 'end') client.disconnect();
   }
 }
 

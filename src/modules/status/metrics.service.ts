@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
-import { Injectable } from '@nestjs/common';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectProcessMetrics } from './process-metrics';
 import { StatusRepository, type JobRunFacts } from './status.repository';
 import { CacheStatsRegistry } from '../../common/cache-stats';
 
@@ -14,7 +15,7 @@ function isBadAuthStatus(status: number): boolean {
  * needs a query or a pool's state is read when Prometheus scrapes.
  */
 @Injectable()
-export class MetricsService {
+export class MetricsService implements OnModuleDestroy {
   readonly registry = new Registry();
   readonly httpDuration = new Histogram({
     name: 'http_request_duration_seconds',
@@ -53,12 +54,18 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  private readonly stopProcessMetrics: () => void;
+
   constructor(
     private readonly status: StatusRepository,
     private readonly caches: CacheStatsRegistry,
   ) {
-    collectDefaultMetrics({ register: this.registry });
+    this.stopProcessMetrics = collectProcessMetrics(this.registry);
     this.registerScrapeGauges();
+  }
+
+  onModuleDestroy(): void {
+    this.stopProcessMetrics();
   }
 
   /** `outcome`: the handler's own label for a result submission (see submission-outcome.ts). */

@@ -232,4 +232,12 @@ describe('start-up preflight', () => {
       expect((error as Error).message).not.toContain('secret');
     },
   );
+
+  it('leaves no timer behind when a store is unreachable (nothing holds the process up after it)', async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    await expect(preflight(envWith({ redisUrl: 'redis://127.0.0.1:1' }))).rejects.toThrow(DependencyError);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(timers()).toBeLessThanOrEqual(before);
+  });
 });
