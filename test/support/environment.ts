@@ -166,7 +166,13 @@ function describeHandle(handle: object): string {
   if (handle instanceof Socket) {
     if (handle.remotePort !== undefined)
       return `a connection to ${handle.remoteAddress}:${handle.remotePort}${storeName(handle.remotePort)}`;
-    return 'a socket';
+    // No peer address any more: say what kind and state it is in (a half-closed one waits for its peer's close).
+    const kind = (handle as unknown as { _handle?: { constructor?: { name?: string } } })._handle?.constructor
+      ?.name;
+    return `a ${kind ?? ''} socket${handle.writable ? '' : ' (half-closed: ended, waiting for the peer)'}`.replace(
+      'a  ',
+      'a ',
+    );
   }
   if (handle instanceof Server) {
     const address = handle.address();

@@ -106,7 +106,9 @@ function waitForPort(port: number, timeoutMs: number): Promise<void> {
     const attempt = () => {
       const socket = createConnection({ port, host: '127.0.0.1' });
       socket.once('connect', () => {
-        socket.end();
+        // Destroyed, not ended: a TLS port waits for a handshake and never answers a half-close, so an ended socket
+        // would stay open (and keep its caller's process busy) until the server times the handshake out.
+        socket.destroy();
         resolvePromise();
       });
       socket.once('error', () => {
