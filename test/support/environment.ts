@@ -169,10 +169,8 @@ function describeHandle(handle: object): string {
     // No peer address any more: say what kind and state it is in (a half-closed one waits for its peer's close).
     const kind = (handle as unknown as { _handle?: { constructor?: { name?: string } } })._handle?.constructor
       ?.name;
-    return `a ${kind ?? ''} socket${handle.writable ? '' : ' (half-closed: ended, waiting for the peer)'}`.replace(
-      'a  ',
-      'a ',
-    );
+    const what = kind ? `a ${kind} socket` : 'a socket';
+    return handle.writable ? what : `${what} (half-closed: ended, waiting for the peer)`;
   }
   if (handle instanceof Server) {
     const address = handle.address();
