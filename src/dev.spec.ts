@@ -91,10 +91,13 @@ describe('npm run dev stops cleanly on Ctrl-C', () => {
     expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
 
     process.kill(-pid, 'SIGINT');
+    // Cleared once it exits: a pending timer would keep this file in memory for its minute.
+    let deadline: NodeJS.Timeout | undefined;
     const code = await Promise.race([
       exited,
-      new Promise<'hung'>((r) => setTimeout(() => r('hung'), 60_000).unref()),
+      new Promise<'hung'>((r) => (deadline = setTimeout(() => r('hung'), 60_000))),
     ]);
+    clearTimeout(deadline);
 
     expect({ code, stoppedStores: stores.filter((p) => alive(p.pid)) }).toEqual({
       code: 0,
