@@ -22,6 +22,7 @@ export default class LeakCheckingEnvironment extends TestEnvironment {
   private readonly testPath: string;
   private readonly rootDir: string;
   private readonly releaseGraceMs: number;
+  private readonly toleratedRetained: number;
   private handlesBefore = new WeakSet<object>();
   private failed = false;
 
@@ -31,6 +32,8 @@ export default class LeakCheckingEnvironment extends TestEnvironment {
     this.rootDir = config.globalConfig.rootDir;
     const grace = config.projectConfig.testEnvironmentOptions.releaseGraceMs;
     this.releaseGraceMs = typeof grace === 'number' ? grace : RELEASE_GRACE_MS;
+    const tolerated = config.projectConfig.testEnvironmentOptions.toleratedRetainedFiles;
+    this.toleratedRetained = typeof tolerated === 'number' ? tolerated : TOLERATED_RETAINED_FILES;
   }
 
   override async setup(): Promise<void> {
@@ -49,15 +52,23 @@ export default class LeakCheckingEnvironment extends TestEnvironment {
       );
     }
     const retained = await retainedEarlierFiles(this.releaseGraceMs);
-    if (retained.length > 0) {
-      state.unhandledErrors.push(
-        report(
-          'An earlier test file is still in memory well after it ended: something outside it still references it ' +
-            "(a process-wide listener, observer or timer, an unref'd server). Find it with a heap snapshot " +
-            '(docs/DEVELOPMENT.md, "Test memory").',
-          retained,
-        ),
-      );
+    const files = retained.filter((line) => !line.startsWith(SNAPSHOT_LINE));
+    if (files.length > 0) {
+      retainedSoFar.push(...files);
+      const message =
+        'An earlier test file is still in memory well after it ended: something outside it still references it ' +
+        "(a process-wide listener, observer or timer, an unref'd server). Find it with a heap snapshot " +
+        '(docs/DEVELOPMENT.md, "Test memory").';
+      // A leak keeps every file; Node itself keeps a few files of a run at most (TOLERATED_RETAINED_FILES): those are
+      // told, and the run fails once more are kept than that.
+      if (retainedSoFar.length > this.toleratedRetained) {
+        const snapshot = retained.filter((line) => line.startsWith(SNAPSHOT_LINE));
+        state.unhandledErrors.push(report(message, [...retainedSoFar.splice(0), ...snapshot]));
+      } else {
+        process.stderr.write(
+          `${report(`${message} Tolerated: ${retainedSoFar.length} of ${this.toleratedRetained} this run.`, retained).message}\n`,
+        );
+      }
     }
     if (state.unhandledErrors.length > 0) this.failed = true;
   }
@@ -124,6 +135,18 @@ const HANDLE_GRACE_MS = 2000;
  * environment sets it lower (`testEnvironmentOptions.releaseGraceMs`).
  */
 const RELEASE_GRACE_MS = 30_000;
+
+/**
+ * How many earlier files may stay in memory in one run before it fails (`testEnvironmentOptions.toleratedRetainedFiles`):
+ * on Node 24, Node's own objects kept one or two files of a full run (a heap snapshot shows the path through the
+ * prototype map of a core class, e.g. fs's WriteStream, made in that file's context); a leak of ours keeps every file.
+ */
+const TOLERATED_RETAINED_FILES = 5;
+
+const SNAPSHOT_LINE = 'heap snapshot: ';
+
+/** The files seen retained so far in this process (module state: one per worker process). */
+const retainedSoFar: string[] = [];
 
 interface CircusEvent {
   name: string;
@@ -234,7 +257,7 @@ async function retainedEarlierFiles(graceMs: number): Promise<string[]> {
     const file = writeHeapSnapshot(
       join(snapshots, `${basename(retained[0]!.file)}-${Date.now()}.heapsnapshot`),
     );
-    lines.push(`heap snapshot: ${file}`);
+    lines.push(`${SNAPSHOT_LINE}${file}`);
   }
   return lines;
 }
