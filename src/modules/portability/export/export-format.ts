@@ -1,0 +1,564 @@
+/**
+ * The account export format, version 1 (issue 22): what `GET /users/export` and `npm run cli -- users export` write,
+ * and what an account importer reads back. NDJSON, UTF-8, one JSON value per line:
+ *
+ * 1. the header, `ExportHeader` (no `type`);
+ * 2. records `{"type": <ExportRecordType>, "data": ...}`, grouped by type in the order of `RECORD_TYPES`, results
+ *    last (oldest first) so a reader meets every tag before the results that name it;
+ * 3. the trailer, `{"type": "end", "data": EndData}`: a file without it is incomplete (a failure after the first
+ *    byte aborts the download; the status was already 200), so a reader refuses it.
+ *
+ * Rules a reader can rely on:
+ * - every time is milliseconds since the Unix epoch (UTC), as stored; `exportedAt` too;
+ * - a record holds every stored column of its rows (`RECORD_TYPES[type].columns` maps each column to its field), the
+ *   owner's uid only once, in the header; `null` means the column is NULL (never left out);
+ * - nothing secret: no ApeKey hash (a key's metadata only: an imported key cannot authenticate), no token, no
+ *   result hashes; `OMITTED_COLUMNS` lists every stored column left out and why;
+ * - `account.derived` is computed by the exporting instance (premium as it applies now, all-time ranks); an
+ *   importer ignores it, as boards and premium state are rebuilt or re-evaluated on the instance;
+ * - a new field in a later version 1 file is additive: readers ignore fields they do not know; a change that is not
+ *   additive bumps `version`.
+ */
+
+export const EXPORT_FORMAT = 'typing-platform-account-export';
+export const EXPORT_FORMAT_VERSION = 1;
+export const EXPORT_MEDIA_TYPE = 'application/x-ndjson';
+
+export interface ExportHeader {
+  format: typeof EXPORT_FORMAT;
+  version: typeof EXPORT_FORMAT_VERSION;
+  /** When the snapshot was taken (ms). */
+  exportedAt: number;
+  /** The account's uid: every record belongs to it. */
+  uid: string;
+}
+
+export interface PersonalBestData {
+  mode: string;
+  mode2: string;
+  language: string;
+  difficulty: string;
+  punctuation: boolean;
+  numbers: boolean;
+  lazyMode: boolean;
+  wpm: number;
+  acc: number;
+  raw: number;
+  consistency: number;
+  timestamp: number;
+}
+
+export interface AccountData {
+  uid: string;
+  name: string;
+  email: string;
+  addedAt: number;
+  lastNameChangeAt: number | null;
+  banned: boolean;
+  lbOptOut: boolean;
+  /** Flags support can revoke (the original's `canReport`, `canManageApeKeys`). */
+  canReport: boolean;
+  canManageApeKeys: boolean;
+  /** Granted permissions (`admin`, `quoteMod`). */
+  permissions: { permission: string; grantedAt: number }[];
+  xp: number;
+  completedTests: number;
+  startedTests: number;
+  /** Seconds. */
+  timeTyping: number;
+  streak: {
+    length: number;
+    maxLength: number;
+    lastResultTimestamp: number | null;
+    /** The streak hour offset (−11..12, set once), null while unset. */
+    hourOffset: number | null;
+  };
+  /** The last accepted result (spacing check), null before the first. */
+  lastResultAt: number | null;
+  profile: {
+    bio: string | null;
+    keyboard: string | null;
+    socialProfiles: Record<string, string>;
+    showActivityOnPublicProfile: boolean;
+  };
+  badges: { id: number; selected?: boolean }[];
+  /** Premium as stored: `expirationTimestamp` -1 is lifetime, null none. */
+  premium: { startTimestamp: number | null; expirationTimestamp: number | null };
+  /** The linked chat (Discord-compatible) account. */
+  chat: { id: string | null; avatar: string | null };
+  /** Computed by the exporting instance at export time; not stored, ignored by importers. */
+  derived: {
+    isPremium: boolean;
+    allTimeLbs: { time: Record<'15' | '60', Record<string, { rank: number; count: number }>> };
+  };
+}
+
+/** Quote ids by language. */
+export type FavoriteQuotesData = Record<string, string[]>;
+
+/** The leaderboard ranks the client remembers: `{ <mode>: { <mode2>: { <language>: rank } } }`. */
+export type LeaderboardMemoryData = Record<string, Record<string, Record<string, number>>>;
+
+export interface TagData {
+  id: string;
+  name: string;
+  createdAt: number;
+  personalBests: PersonalBestData[];
+}
+
+export interface PresetData {
+  id: string;
+  name: string;
+  config: unknown;
+  /** null: the preset applies every key of its config. */
+  settingGroups: string[] | null;
+  createdAt: number;
+}
+
+export interface ConfigData {
+  config: unknown;
+  updatedAt: number;
+}
+
+export interface CustomThemeData {
+  id: string;
+  name: string;
+  /** Nine named colours, or the original client's array of 10, as stored. */
+  colors: unknown;
+  createdAt: number;
+}
+
+export interface ResultFilterPresetData {
+  id: string;
+  name: string;
+  filters: unknown;
+  createdAt: number;
+}
+
+export interface InboxMailData {
+  id: string;
+  subject: string;
+  body: string;
+  rewards: ({ type: 'badge'; item: { id: number } } | { type: 'xp'; item: number })[];
+  timestamp: number;
+  read: boolean;
+}
+
+/** A connection the account initiated or received; names are both users' current names (as GET /connections). */
+export interface ConnectionData {
+  id: string;
+  initiatorUid: string;
+  initiatorName: string;
+  receiverUid: string;
+  receiverName: string;
+  status: string;
+  createdAt: number;
+  lastModified: number;
+}
+
+/** An ApeKey's metadata; never its hash, so an imported key cannot authenticate (the user generates a new one). */
+export interface ApeKeyData {
+  id: string;
+  name: string;
+  enabled: boolean;
+  createdOn: number;
+  modifiedOn: number;
+  /** -1 until first used. */
+  lastUsedOn: number;
+}
+
+export interface TestActivityData {
+  /** Days since 1970-01-01 (UTC), as stored. */
+  day: number;
+  /** The same day as `YYYY-MM-DD`, for people reading the file. */
+  date: string;
+  tests: number;
+}
+
+export interface QuoteRatingData {
+  language: string;
+  quoteId: number;
+  rating: number;
+}
+
+/** A quote submission waiting for moderation. */
+export interface QuoteSubmissionData {
+  id: string;
+  text: string;
+  source: string;
+  language: string;
+  submittedAt: number;
+}
+
+/** A report the account filed (of a quote or of a user). */
+export interface ReportData {
+  id: string;
+  type: string;
+  /** `<language>-<quoteId>` for a quote, the reported uid for a user. */
+  contentId: string;
+  quoteId: number | null;
+  quoteLanguage: string | null;
+  reason: string;
+  comment: string;
+  createdAt: number;
+}
+
+/** An approved quote the account submitted or, as a moderator, approved (public content: kept at deletion, unlinked). */
+export interface ApprovedQuoteData {
+  language: string;
+  id: number;
+  text: string;
+  source: string;
+  length: number;
+  approvedAt: number;
+  roles: ('submitter' | 'approver')[];
+}
+
+export interface ResultData {
+  id: string;
+  timestamp: number;
+  /** The account's name when the result was saved. */
+  name: string;
+  wpm: number;
+  rawWpm: number;
+  acc: number;
+  consistency: number;
+  keyConsistency: number | null;
+  charStats: number[] | null;
+  mode: string;
+  mode2: string;
+  quoteLength: number | null;
+  language: string;
+  difficulty: string;
+  punctuation: boolean;
+  numbers: boolean;
+  lazyMode: boolean;
+  blindMode: boolean;
+  bailedOut: boolean;
+  stopOnLetter: boolean;
+  funbox: string[];
+  tags: string[];
+  testDuration: number;
+  afkDuration: number;
+  incompleteTestSeconds: number;
+  restartCount: number;
+  isPb: boolean;
+  /** XP the result earned. */
+  xp: number;
+  chartData: unknown;
+  keySpacingStats: unknown;
+  keyDurationStats: unknown;
+}
+
+export interface EndData {
+  /** Records between the header and this trailer. */
+  records: number;
+  /** The same, per record type (every type present, 0 when none). */
+  counts: Record<DataRecordType, number>;
+}
+
+/** The data of each record type. */
+export interface ExportRecords {
+  account: AccountData;
+  favoriteQuotes: FavoriteQuotesData;
+  leaderboardMemory: LeaderboardMemoryData;
+  personalBest: PersonalBestData;
+  tag: TagData;
+  preset: PresetData;
+  config: ConfigData;
+  customTheme: CustomThemeData;
+  resultFilterPreset: ResultFilterPresetData;
+  inboxMail: InboxMailData;
+  connection: ConnectionData;
+  apeKey: ApeKeyData;
+  testActivity: TestActivityData;
+  quoteRating: QuoteRatingData;
+  quoteSubmission: QuoteSubmissionData;
+  report: ReportData;
+  approvedQuote: ApprovedQuoteData;
+  result: ResultData;
+  end: EndData;
+}
+
+export type ExportRecordType = keyof ExportRecords;
+/** Every type but the trailer: the account's data. */
+export type DataRecordType = Exclude<ExportRecordType, 'end'>;
+export type ExportRecord = { [K in ExportRecordType]: { type: K; data: ExportRecords[K] } }[ExportRecordType];
+
+/**
+ * Where a record type's data is stored: for each source table, each column and the field that holds it (`uid` is the
+ * header's; `a.b` nested, `a[].b` in each item of an array, `*` the whole data, `roles` for the approved quotes'
+ * links). `one`: at most one record per export.
+ */
+export interface RecordTypeInfo {
+  cardinality: 'one' | 'many';
+  columns: Record<string, Record<string, string>>;
+}
+
+const PB_COLUMNS = {
+  mode: 'mode',
+  mode2: 'mode2',
+  language: 'language',
+  difficulty: 'difficulty',
+  punctuation: 'punctuation',
+  numbers: 'numbers',
+  lazy_mode: 'lazyMode',
+  wpm: 'wpm',
+  acc: 'acc',
+  raw: 'raw',
+  consistency: 'consistency',
+  timestamp: 'timestamp',
+};
+const HEADER_UID = 'header.uid';
+
+/** Every data record type in file order, with its storage: the checklist of the erasure test and of importers. */
+export const RECORD_TYPES: Record<DataRecordType, RecordTypeInfo> = {
+  account: {
+    cardinality: 'one',
+    columns: {
+      users: {
+        uid: 'uid',
+        name: 'name',
+        email: 'email',
+        added_at: 'addedAt',
+        last_name_change_at: 'lastNameChangeAt',
+        banned: 'banned',
+        lb_opt_out: 'lbOptOut',
+        can_report: 'canReport',
+        can_manage_ape_keys: 'canManageApeKeys',
+        xp: 'xp',
+        completed_tests: 'completedTests',
+        started_tests: 'startedTests',
+        time_typing: 'timeTyping',
+        streak_length: 'streak.length',
+        streak_max_length: 'streak.maxLength',
+        streak_last_result_at: 'streak.lastResultTimestamp',
+        streak_hour_offset: 'streak.hourOffset',
+        last_result_at: 'lastResultAt',
+        profile_bio: 'profile.bio',
+        profile_keyboard: 'profile.keyboard',
+        profile_social_profiles: 'profile.socialProfiles',
+        profile_show_activity: 'profile.showActivityOnPublicProfile',
+        inventory_badges: 'badges',
+        premium_start_at: 'premium.startTimestamp',
+        premium_expires_at: 'premium.expirationTimestamp',
+        chat_id: 'chat.id',
+        chat_avatar: 'chat.avatar',
+      },
+      user_permissions: {
+        uid: HEADER_UID,
+        permission: 'permissions[].permission',
+        granted_at: 'permissions[].grantedAt',
+      },
+    },
+  },
+  favoriteQuotes: { cardinality: 'one', columns: { users: { favorite_quotes: '*' } } },
+  leaderboardMemory: { cardinality: 'one', columns: { users: { lb_memory: '*' } } },
+  personalBest: { cardinality: 'many', columns: { personal_bests: { uid: HEADER_UID, ...PB_COLUMNS } } },
+  tag: {
+    cardinality: 'many',
+    columns: {
+      tags: { id: 'id', uid: HEADER_UID, name: 'name', created_at: 'createdAt' },
+      tag_personal_bests: {
+        tag_id: 'id',
+        uid: HEADER_UID,
+        ...Object.fromEntries(Object.entries(PB_COLUMNS).map(([c, f]) => [c, `personalBests[].${f}`])),
+      },
+    },
+  },
+  preset: {
+    cardinality: 'many',
+    columns: {
+      presets: {
+        id: 'id',
+        uid: HEADER_UID,
+        name: 'name',
+        config: 'config',
+        setting_groups: 'settingGroups',
+        created_at: 'createdAt',
+      },
+    },
+  },
+  config: {
+    cardinality: 'one',
+    columns: { user_configs: { uid: HEADER_UID, config: 'config', updated_at: 'updatedAt' } },
+  },
+  customTheme: {
+    cardinality: 'many',
+    columns: {
+      custom_themes: { id: 'id', uid: HEADER_UID, name: 'name', colors: 'colors', created_at: 'createdAt' },
+    },
+  },
+  resultFilterPreset: {
+    cardinality: 'many',
+    columns: {
+      result_filter_presets: {
+        id: 'id',
+        uid: HEADER_UID,
+        name: 'name',
+        filters: 'filters',
+        created_at: 'createdAt',
+      },
+    },
+  },
+  inboxMail: {
+    cardinality: 'many',
+    columns: {
+      inbox_mail: {
+        id: 'id',
+        uid: HEADER_UID,
+        subject: 'subject',
+        body: 'body',
+        rewards: 'rewards',
+        timestamp: 'timestamp',
+        read: 'read',
+      },
+    },
+  },
+  connection: {
+    cardinality: 'many',
+    columns: {
+      connections: {
+        id: 'id',
+        initiator_uid: 'initiatorUid',
+        receiver_uid: 'receiverUid',
+        status: 'status',
+        created_at: 'createdAt',
+        last_modified: 'lastModified',
+      },
+    },
+  },
+  apeKey: {
+    cardinality: 'many',
+    columns: {
+      ape_keys: {
+        id: 'id',
+        uid: HEADER_UID,
+        name: 'name',
+        enabled: 'enabled',
+        created_on: 'createdOn',
+        modified_on: 'modifiedOn',
+        last_used_on: 'lastUsedOn',
+      },
+    },
+  },
+  testActivity: {
+    cardinality: 'many',
+    columns: { test_activity: { uid: HEADER_UID, day: 'day', tests: 'tests' } },
+  },
+  quoteRating: {
+    cardinality: 'many',
+    columns: {
+      user_quote_ratings: { uid: HEADER_UID, language: 'language', quote_id: 'quoteId', rating: 'rating' },
+    },
+  },
+  quoteSubmission: {
+    cardinality: 'many',
+    columns: {
+      new_quotes: {
+        id: 'id',
+        uid: HEADER_UID,
+        text: 'text',
+        source: 'source',
+        language: 'language',
+        submitted_at: 'submittedAt',
+      },
+    },
+  },
+  report: {
+    cardinality: 'many',
+    columns: {
+      quote_reports: {
+        id: 'id',
+        uid: HEADER_UID,
+        type: 'type',
+        content_id: 'contentId',
+        quote_id: 'quoteId',
+        quote_language: 'quoteLanguage',
+        reason: 'reason',
+        comment: 'comment',
+        created_at: 'createdAt',
+      },
+    },
+  },
+  approvedQuote: {
+    cardinality: 'many',
+    columns: {
+      quotes: {
+        language: 'language',
+        id: 'id',
+        text: 'text',
+        source: 'source',
+        length: 'length',
+        approved_at: 'approvedAt',
+        submitted_by: 'roles',
+        approved_by_uid: 'roles',
+      },
+    },
+  },
+  result: {
+    cardinality: 'many',
+    columns: {
+      results: {
+        id: 'id',
+        uid: HEADER_UID,
+        timestamp: 'timestamp',
+        name: 'name',
+        wpm: 'wpm',
+        raw_wpm: 'rawWpm',
+        acc: 'acc',
+        consistency: 'consistency',
+        key_consistency: 'keyConsistency',
+        char_stats: 'charStats',
+        mode: 'mode',
+        mode2: 'mode2',
+        quote_length: 'quoteLength',
+        language: 'language',
+        difficulty: 'difficulty',
+        punctuation: 'punctuation',
+        numbers: 'numbers',
+        lazy_mode: 'lazyMode',
+        blind_mode: 'blindMode',
+        bailed_out: 'bailedOut',
+        stop_on_letter: 'stopOnLetter',
+        funbox: 'funbox',
+        tags: 'tags',
+        test_duration: 'testDuration',
+        afk_duration: 'afkDuration',
+        incomplete_test_seconds: 'incompleteTestSeconds',
+        restart_count: 'restartCount',
+        is_pb: 'isPb',
+        xp: 'xp',
+        chart_data: 'chartData',
+        key_spacing_stats: 'keySpacingStats',
+        key_duration_stats: 'keyDurationStats',
+      },
+    },
+  },
+};
+
+/** Stored columns of the source tables that no record carries, and why. */
+export const OMITTED_COLUMNS: Record<string, Record<string, string>> = {
+  users: {
+    last_result_hashes:
+      'hashes of the latest results, kept only for the duplicate-submission check (466); derived from results',
+  },
+  ape_keys: { hash: 'the bcrypt hash of the key secret: a credential, never exported' },
+  quotes: {
+    approved_by:
+      "the approving moderator's name: another user's data (the account's own name is in the account record)",
+  },
+};
+
+/**
+ * Tables that hold a user's rows derived from exported records (rebuilt by the instance, never exported or imported):
+ * the all-time boards' copy of qualifying personal bests, its change queue, the snapshot and its rank marks.
+ */
+export const DERIVED_TABLES: Record<string, DataRecordType> = {
+  leaderboard_bests: 'personalBest',
+  leaderboard_best_changes: 'personalBest',
+  leaderboard_entries: 'personalBest',
+  leaderboard_rank_marks: 'personalBest',
+};
+
+export const DATA_RECORD_TYPES = Object.keys(RECORD_TYPES) as DataRecordType[];

@@ -1,0 +1,140 @@
+import {
+  DATA_RECORD_TYPES,
+  EXPORT_FORMAT,
+  EXPORT_FORMAT_VERSION,
+  type AccountData,
+  type DataRecordType,
+  type EndData,
+  type ExportHeader,
+  type ExportRecords,
+} from './export-format';
+import {
+  accountData,
+  apeKeyData,
+  approvedQuoteData,
+  connectionData,
+  customThemeData,
+  inboxMailData,
+  personalBestData,
+  presetData,
+  quoteRatingData,
+  quoteSubmissionData,
+  reportData,
+  resultData,
+  resultFilterPresetData,
+  tagData,
+  testActivityData,
+} from './export-records';
+import type { ExportSnapshot, UserRow } from './export.repository';
+
+/** Results per cursor page: about a megabyte of NDJSON, one chunk handed to the reader at a time. */
+export const RESULTS_PAGE = 500;
+
+export interface PreparedExport {
+  uid: string;
+  user: UserRow;
+  permissions: { permission: string; granted_at: number }[];
+  exportedAt: number;
+  results?: number;
+  derived: AccountData['derived'];
+}
+
+export interface ExportProgress {
+  /** Records after the header (the trailer excluded). */
+  records: number;
+  results: number;
+}
+
+/** One NDJSON line of a record. */
+function line<K extends keyof ExportRecords>(type: K, data: ExportRecords[K]): string {
+  return `${JSON.stringify({ type, data })}\n`;
+}
+
+/**
+ * The export's lines in file order (export-format.ts), as chunks of whole lines: the header and the account first
+ * (from rows read before the first byte), then each record type, results a cursor page per chunk, then the trailer.
+ * Counts every record it writes into `progress` and the trailer.
+ */
+export async function* exportLines(
+  snapshot: ExportSnapshot,
+  prepared: PreparedExport,
+  progress: ExportProgress,
+): AsyncGenerator<string, void, undefined> {
+  const { uid, user } = prepared;
+  const counts = Object.fromEntries(DATA_RECORD_TYPES.map((t) => [t, 0])) as Record<DataRecordType, number>;
+  const lines = <K extends DataRecordType>(type: K, items: ExportRecords[K][]): string => {
+    counts[type] += items.length;
+    progress.records += items.length;
+    let out = '';
+    for (const item of items) out += line(type, item);
+    return out;
+  };
+
+  const header: ExportHeader = {
+    format: EXPORT_FORMAT,
+    version: EXPORT_FORMAT_VERSION,
+    exportedAt: prepared.exportedAt,
+    uid,
+  };
+  yield `${JSON.stringify(header)}\n` +
+    lines('account', [accountData(user, prepared.permissions, prepared.derived)]) +
+    lines('favoriteQuotes', [user.favorite_quotes as ExportRecords['favoriteQuotes']]) +
+    lines('leaderboardMemory', [user.lb_memory as ExportRecords['leaderboardMemory']]);
+
+  const [personalBests, tags, tagPbs, presets, config, themes, filterPresets] = await Promise.all([
+    snapshot.personalBests(uid),
+    snapshot.tags(uid),
+    snapshot.tagPersonalBests(uid),
+    snapshot.presets(uid),
+    snapshot.config(uid),
+    snapshot.customThemes(uid),
+    snapshot.resultFilterPresets(uid),
+  ]);
+  yield lines('personalBest', personalBests.map(personalBestData)) +
+    lines('tag', tagData(tags, tagPbs)) +
+    lines('preset', presets.map(presetData)) +
+    lines('config', config ? [{ config: config.config, updatedAt: config.updated_at }] : []) +
+    lines('customTheme', themes.map(customThemeData)) +
+    lines('resultFilterPreset', filterPresets.map(resultFilterPresetData));
+
+  const [inbox, connections, apeKeys] = await Promise.all([
+    snapshot.inbox(uid),
+    snapshot.connections(uid),
+    snapshot.apeKeys(uid),
+  ]);
+  yield lines('inboxMail', inbox.map(inboxMailData)) +
+    lines('connection', connections.map(connectionData)) +
+    lines('apeKey', apeKeys.map(apeKeyData));
+
+  const [activity, ratings, submissions, reports, approved] = await Promise.all([
+    snapshot.testActivity(uid),
+    snapshot.quoteRatings(uid),
+    snapshot.quoteSubmissions(uid),
+    snapshot.reports(uid),
+    snapshot.approvedQuotes(uid),
+  ]);
+  yield lines('testActivity', activity.map(testActivityData)) +
+    lines('quoteRating', ratings.map(quoteRatingData)) +
+    lines('quoteSubmission', submissions.map(quoteSubmissionData)) +
+    lines('report', reports.map(reportData)) +
+    lines(
+      'approvedQuote',
+      approved.map((row) => approvedQuoteData(uid, row)),
+    );
+
+  await snapshot.openResults(uid);
+  for (;;) {
+    const page = await snapshot.fetchResults(RESULTS_PAGE);
+    if (page.length === 0) break;
+    let chunk = '';
+    for (const row of page) chunk += line('result', resultData(row));
+    counts.result += page.length;
+    progress.records += page.length;
+    progress.results += page.length;
+    yield chunk;
+    if (page.length < RESULTS_PAGE) break;
+  }
+
+  const end: EndData = { records: progress.records, counts };
+  yield line('end', end);
+}

@@ -1,0 +1,312 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { sql, type ControlledTransaction, type Selectable } from 'kysely';
+import { DATABASE, type Database } from '../../../infra/database/database';
+import type { DB, Results, Users } from '../../../infra/database/database.types';
+
+export type UserRow = Omit<Selectable<Users>, 'last_result_hashes'>;
+export type ResultRow = Selectable<Results>;
+
+const USER_COLUMNS = [
+  'uid',
+  'name',
+  'email',
+  'added_at',
+  'last_name_change_at',
+  'banned',
+  'lb_opt_out',
+  'can_report',
+  'can_manage_ape_keys',
+  'xp',
+  'completed_tests',
+  'started_tests',
+  'time_typing',
+  'streak_length',
+  'streak_max_length',
+  'streak_last_result_at',
+  'streak_hour_offset',
+  'last_result_at',
+  'profile_bio',
+  'profile_keyboard',
+  'profile_social_profiles',
+  'profile_show_activity',
+  'inventory_badges',
+  'premium_start_at',
+  'premium_expires_at',
+  'chat_id',
+  'chat_avatar',
+  'favorite_quotes',
+  'lb_memory',
+] as const satisfies readonly (keyof UserRow)[];
+
+const PB_COLUMNS = [
+  'mode',
+  'mode2',
+  'language',
+  'difficulty',
+  'punctuation',
+  'numbers',
+  'lazy_mode',
+  'wpm',
+  'acc',
+  'raw',
+  'consistency',
+  'timestamp',
+] as const;
+
+/** Every column of a result (the owner's uid is the header's). */
+const RESULT_COLUMNS = [
+  'id',
+  'uid',
+  'timestamp',
+  'name',
+  'wpm',
+  'raw_wpm',
+  'acc',
+  'consistency',
+  'key_consistency',
+  'char_stats',
+  'mode',
+  'mode2',
+  'quote_length',
+  'language',
+  'difficulty',
+  'punctuation',
+  'numbers',
+  'lazy_mode',
+  'blind_mode',
+  'bailed_out',
+  'stop_on_letter',
+  'funbox',
+  'tags',
+  'test_duration',
+  'afk_duration',
+  'incomplete_test_seconds',
+  'restart_count',
+  'is_pb',
+  'xp',
+  'chart_data',
+  'key_spacing_stats',
+  'key_duration_stats',
+] as const satisfies readonly (keyof ResultRow)[];
+
+const CURSOR = 'account_export_results';
+
+/**
+ * One account's rows as of one instant: every read runs in the same REPEATABLE READ, READ ONLY transaction, so an
+ * export is a consistent snapshot however long the client takes to read it (a result saved meanwhile is in neither
+ * the results nor the counters). Results come through a server-side cursor in key order, a page at a time, so
+ * memory stays flat for any number of them. Every method is scoped to `uid`. `close()` ends the transaction and
+ * returns the connection; it is safe to call twice.
+ */
+export class ExportSnapshot {
+  private closed = false;
+
+  constructor(private readonly trx: ControlledTransaction<DB>) {}
+
+  async user(uid: string): Promise<UserRow | undefined> {
+    return this.trx.selectFrom('users').select(USER_COLUMNS).where('uid', '=', uid).executeTakeFirst();
+  }
+
+  async permissions(uid: string) {
+    return this.trx
+      .selectFrom('user_permissions')
+      .select(['permission', 'granted_at'])
+      .where('uid', '=', uid)
+      .orderBy('permission')
+      .execute();
+  }
+
+  async personalBests(uid: string) {
+    return this.trx
+      .selectFrom('personal_bests')
+      .select(PB_COLUMNS)
+      .where('uid', '=', uid)
+      .orderBy(['mode', 'mode2', 'language', 'difficulty', 'punctuation', 'numbers', 'lazy_mode'])
+      .execute();
+  }
+
+  async tags(uid: string) {
+    return this.trx
+      .selectFrom('tags')
+      .select(['id', 'name', 'created_at'])
+      .where('uid', '=', uid)
+      .orderBy(['created_at', 'id'])
+      .execute();
+  }
+
+  async tagPersonalBests(uid: string) {
+    return this.trx
+      .selectFrom('tag_personal_bests')
+      .select(['tag_id', ...PB_COLUMNS])
+      .where('uid', '=', uid)
+      .orderBy(['tag_id', 'mode', 'mode2', 'language', 'difficulty', 'punctuation', 'numbers', 'lazy_mode'])
+      .execute();
+  }
+
+  async presets(uid: string) {
+    return this.trx
+      .selectFrom('presets')
+      .select(['id', 'name', 'config', 'setting_groups', 'created_at'])
+      .where('uid', '=', uid)
+      .orderBy(['created_at', 'id'])
+      .execute();
+  }
+
+  async config(uid: string) {
+    return this.trx
+      .selectFrom('user_configs')
+      .select(['config', 'updated_at'])
+      .where('uid', '=', uid)
+      .executeTakeFirst();
+  }
+
+  async customThemes(uid: string) {
+    return this.trx
+      .selectFrom('custom_themes')
+      .select(['id', 'name', 'colors', 'created_at'])
+      .where('uid', '=', uid)
+      .orderBy(['created_at', 'id'])
+      .execute();
+  }
+
+  async resultFilterPresets(uid: string) {
+    return this.trx
+      .selectFrom('result_filter_presets')
+      .select(['id', 'name', 'filters', 'created_at'])
+      .where('uid', '=', uid)
+      .orderBy(['created_at', 'id'])
+      .execute();
+  }
+
+  async inbox(uid: string) {
+    return this.trx
+      .selectFrom('inbox_mail')
+      .select(['id', 'subject', 'body', 'rewards', 'timestamp', 'read'])
+      .where('uid', '=', uid)
+      .orderBy(['timestamp', 'id'])
+      .execute();
+  }
+
+  /** Both directions; the names are both users' current ones (as GET /connections shows them). */
+  async connections(uid: string) {
+    return this.trx
+      .selectFrom('connections')
+      .innerJoin('users as i', 'i.uid', 'connections.initiator_uid')
+      .innerJoin('users as r', 'r.uid', 'connections.receiver_uid')
+      .select([
+        'connections.id',
+        'connections.initiator_uid',
+        'i.name as initiator_name',
+        'connections.receiver_uid',
+        'r.name as receiver_name',
+        'connections.status',
+        'connections.created_at',
+        'connections.last_modified',
+      ])
+      .where((eb) =>
+        eb.or([eb('connections.initiator_uid', '=', uid), eb('connections.receiver_uid', '=', uid)]),
+      )
+      .orderBy(['connections.created_at', 'connections.id'])
+      .execute();
+  }
+
+  /** Metadata only: the hash never leaves the table. */
+  async apeKeys(uid: string) {
+    return this.trx
+      .selectFrom('ape_keys')
+      .select(['id', 'name', 'enabled', 'created_on', 'modified_on', 'last_used_on'])
+      .where('uid', '=', uid)
+      .orderBy(['created_on', 'id'])
+      .execute();
+  }
+
+  async testActivity(uid: string) {
+    return this.trx
+      .selectFrom('test_activity')
+      .select(['day', 'tests'])
+      .where('uid', '=', uid)
+      .orderBy('day')
+      .execute();
+  }
+
+  async quoteRatings(uid: string) {
+    return this.trx
+      .selectFrom('user_quote_ratings')
+      .select(['language', 'quote_id', 'rating'])
+      .where('uid', '=', uid)
+      .orderBy(['language', 'quote_id'])
+      .execute();
+  }
+
+  async quoteSubmissions(uid: string) {
+    return this.trx
+      .selectFrom('new_quotes')
+      .select(['id', 'text', 'source', 'language', 'submitted_at'])
+      .where('uid', '=', uid)
+      .orderBy(['submitted_at', 'id'])
+      .execute();
+  }
+
+  async reports(uid: string) {
+    return this.trx
+      .selectFrom('quote_reports')
+      .select(['id', 'type', 'content_id', 'quote_id', 'quote_language', 'reason', 'comment', 'created_at'])
+      .where('uid', '=', uid)
+      .orderBy(['created_at', 'id'])
+      .execute();
+  }
+
+  /** Approved quotes the account submitted or approved (the approver's name is left out: see OMITTED_COLUMNS). */
+  async approvedQuotes(uid: string) {
+    return this.trx
+      .selectFrom('quotes')
+      .select(['language', 'id', 'text', 'source', 'length', 'approved_at', 'submitted_by', 'approved_by_uid'])
+      .where((eb) => eb.or([eb('submitted_by', '=', uid), eb('approved_by_uid', '=', uid)]))
+      .orderBy(['approved_at', 'language', 'id'])
+      .execute();
+  }
+
+  async countResults(uid: string): Promise<number> {
+    const row = await this.trx
+      .selectFrom('results')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('uid', '=', uid)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Oldest first, ties by id: one index scan for the whole history, read `fetchResults` pages at a time. */
+  async openResults(uid: string): Promise<void> {
+    await sql`DECLARE ${sql.id(CURSOR)} NO SCROLL CURSOR FOR
+      SELECT ${sql.join(RESULT_COLUMNS.map((c) => sql.id(c)))} FROM results
+      WHERE uid = ${uid} ORDER BY timestamp, id`.execute(this.trx);
+  }
+
+  async fetchResults(count: number): Promise<ResultRow[]> {
+    const { rows } = await sql<ResultRow>`FETCH FORWARD ${sql.lit(count)} FROM ${sql.id(CURSOR)}`.execute(
+      this.trx,
+    );
+    return rows;
+  }
+
+  /** Ends the read-only transaction (nothing to commit) and returns the connection to the pool. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.trx.rollback().execute();
+  }
+}
+
+@Injectable()
+export class ExportRepository {
+  constructor(@Inject(DATABASE) private readonly db: Database) {}
+
+  async openSnapshot(): Promise<ExportSnapshot> {
+    const trx = await this.db
+      .startTransaction()
+      .setIsolationLevel('repeatable read')
+      .setAccessMode('read only')
+      .execute();
+    return new ExportSnapshot(trx);
+  }
+}
