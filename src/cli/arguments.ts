@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { isValidUid } from '../common/auth/uid';
 import type { Permission } from '../common/auth/policy.decorators';
@@ -8,6 +10,31 @@ export function uid(value: string): string {
   // Accounts come from identity providers: Firebase uids, or any OIDC subject (`auth0|…`, UUIDs) up to 255 characters.
   if (!isValidUid(value)) throw new InvalidArgumentError('not a uid');
   return value;
+}
+
+/** An account named by uid or by name (names are uids' characters too). */
+export function uidOrName(value: string): string {
+  if (!isValidUid(value)) throw new InvalidArgumentError('not a uid or name');
+  return value;
+}
+
+/**
+ * A file a command will create or replace: its directory must exist and the path must not be a directory, so a
+ * mistake is a usage error before anything connects (and before an export runs for nothing). Returns it resolved.
+ */
+export function outputFile(value: string): string {
+  const path = resolve(value);
+  const kind = (p: string) => {
+    try {
+      return statSync(p).isDirectory() ? 'directory' : 'file';
+    } catch {
+      return 'missing';
+    }
+  };
+  if (value === '' || kind(path) === 'directory') throw new InvalidArgumentError(`${value} is a directory`);
+  if (kind(dirname(path)) !== 'directory')
+    throw new InvalidArgumentError(`the directory of ${value} does not exist`);
+  return path;
 }
 
 export function permission(value: string): Permission {

@@ -6,6 +6,7 @@ import { REDIS_HEALTH, type RedisHealth } from '../../infra/redis/redis-health';
 import { ResultHooks, type ResultExtras, type ResultSavedEvent } from '../results/result-hooks';
 import { BoardCatchUpService } from './board-catch-up.service';
 import { DailyLeaderboardService } from './daily-leaderboard.service';
+import { JobRunsRepository } from './job-runs.repository';
 import { LeaderboardSnapshotService } from './leaderboard-snapshot.service';
 import { WeeklyXpLeaderboardService } from './weekly-xp-leaderboard.service';
 
@@ -27,6 +28,7 @@ export class LeaderboardHooks implements OnModuleInit {
     private readonly snapshot: LeaderboardSnapshotService,
     private readonly configuration: ServerConfigurationService,
     private readonly catchUp: BoardCatchUpService,
+    private readonly jobRuns: JobRunsRepository,
     @Inject(REDIS_HEALTH) private readonly health: RedisHealth,
   ) {}
 
@@ -37,6 +39,7 @@ export class LeaderboardHooks implements OnModuleInit {
     this.lifecycle.afterBan(FEATURE, purge);
     this.lifecycle.afterReset(FEATURE, purge);
     this.lifecycle.afterDelete(FEATURE, purge);
+    this.lifecycle.onDelete(FEATURE, (uid, trx) => this.jobRuns.forgetUser(uid, trx));
     this.lifecycle.afterUnban(FEATURE, (uid) => this.snapshot.readmitUser(uid));
   }
 

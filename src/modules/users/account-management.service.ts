@@ -125,9 +125,16 @@ export class AccountManagementService {
     this.logger.log({ uid }, 'all tokens revoked');
   }
 
-  /** One transaction: the user row (and every user-owned row, by cascade), then the identity-provider account. */
+  /**
+   * One transaction: what mentions the user elsewhere (each feature's delete handler), then the user row and every
+   * user-owned row by cascade; then the identity-provider account. The export's record types are the checklist
+   * (test/e2e/portability/erasure.e2e-spec.ts).
+   */
   async deleteAccount(uid: string): Promise<void> {
-    await this.users.inTransaction((trx) => this.users.delete(uid, trx));
+    await this.users.inTransaction(async (trx) => {
+      await this.lifecycle.runDelete(uid, trx);
+      await this.users.delete(uid, trx);
+    });
     await this.identity.deleteUser(uid);
     await this.tokens.evictEverywhere(uid);
     await this.chatStates.discard(uid);

@@ -8,6 +8,7 @@ import type {
   EndData,
   ExportHeader,
   ExportRecord,
+  ExportRecords,
 } from '../../../src/modules/portability/export/export-format';
 import { createUser } from '../../support/factories';
 import type { TestApp } from '../../support/test-app';
@@ -107,13 +108,27 @@ export async function seedFullAccount(t: TestApp, name: string): Promise<FullAcc
     .execute();
   await t.db
     .insertInto('custom_themes')
-    .values({ id: newId(), uid, name: 'night', colors: JSON.stringify(Array(10).fill('#111111')), created_at: created })
+    .values({
+      id: newId(),
+      uid,
+      name: 'night',
+      colors: JSON.stringify(Array(10).fill('#111111')),
+      created_at: created,
+    })
     .execute();
   await t.db
     .insertInto('result_filter_presets')
-    .values({ id: newId(), uid, name: 'only 60', filters: JSON.stringify({ time: { '60': true } }), created_at: created })
+    .values({
+      id: newId(),
+      uid,
+      name: 'only 60',
+      filters: JSON.stringify({ time: { '60': true } }),
+      created_at: created,
+    })
     .execute();
-  await t.app.get(InboxService).send(uid, { subject: 'Welcome', body: 'hello', rewards: [{ type: 'xp', item: 50 }] });
+  await t.app
+    .get(InboxService)
+    .send(uid, { subject: 'Welcome', body: 'hello', rewards: [{ type: 'xp', item: 50 }] });
   await t.db
     .insertInto('ape_keys')
     .values({
@@ -147,10 +162,20 @@ export async function seedFullAccount(t: TestApp, name: string): Promise<FullAcc
       },
     ])
     .execute();
-  await t.db.insertInto('user_quote_ratings').values({ uid, language: 'english', quote_id: 7, rating: 4 }).execute();
+  await t.db
+    .insertInto('user_quote_ratings')
+    .values({ uid, language: 'english', quote_id: 7, rating: 4 })
+    .execute();
   await t.db
     .insertInto('new_quotes')
-    .values({ id: newId(), uid, text: `a quote of ${name} waiting`, source: 'me', language: 'english', submitted_at: created })
+    .values({
+      id: newId(),
+      uid,
+      text: `a quote of ${name} waiting`,
+      source: 'me',
+      language: 'english',
+      submitted_at: created,
+    })
     .execute();
   await t.db
     .insertInto('quotes')
@@ -206,7 +231,7 @@ export async function seedResults(t: TestApp, uid: string, count: number, start:
   const { rows } = await sql<{ id: string }>`
     INSERT INTO results (id, uid, timestamp, name, wpm, raw_wpm, acc, consistency, mode, mode2, language,
                          test_duration, chart_data, char_stats)
-    SELECT md5(${uid} || k::text), ${uid}, ${start}::bigint + (k / 3) * 1000, 'bulk', 50 + (k % 50), 52 + (k % 50), 95, 80,
+    SELECT md5(${uid} || ${start}::text || k::text), ${uid}, ${start}::bigint + (k / 3) * 1000, 'bulk', 50 + (k % 50), 52 + (k % 50), 95, 80,
            'time', '15', 'english', 15, jsonb_build_object('wpm', jsonb_build_array(k, k + 1)), ARRAY[k, 0, 0, 0]
     FROM generate_series(1, ${count}) AS k
     RETURNING id`.execute(t.db);
@@ -242,13 +267,8 @@ export function parseExport(text: string): ParsedExport {
   };
 }
 
-export function recordsOf<K extends DataRecordType>(
-  parsed: ParsedExport,
-  type: K,
-): Extract<ExportRecord, { type: K }>['data'][] {
-  return parsed.records
-    .filter((r) => r.type === type)
-    .map((r) => r.data) as Extract<ExportRecord, { type: K }>['data'][];
+export function recordsOf<K extends DataRecordType>(parsed: ParsedExport, type: K): ExportRecords[K][] {
+  return parsed.records.filter((r) => r.type === type).map((r) => r.data as ExportRecords[K]);
 }
 
 /** GET /users/export through the app (in process), with the body decoded as the client would. */
@@ -263,6 +283,7 @@ export async function fetchExport(
     headers: { ...(auth ? { authorization: auth } : {}), ...headers },
   });
   const raw = res.rawPayload;
-  const text = res.headers['content-encoding'] === 'gzip' ? gunzipSync(raw).toString('utf8') : raw.toString('utf8');
+  const text =
+    res.headers['content-encoding'] === 'gzip' ? gunzipSync(raw).toString('utf8') : raw.toString('utf8');
   return { status: res.statusCode, headers: res.headers, text, raw };
 }

@@ -37,6 +37,8 @@ export interface AccountExport {
 
 interface Running {
   stream: Readable;
+  /** Settles once the stream closed and its snapshot's connection is back in the pool. */
+  released: Promise<void>;
   /** When the stream last waited for its reader to ask for more (performance.now()); null while producing. */
   waitingSince: number | null;
 }
@@ -50,9 +52,17 @@ interface Running {
  * quarter of its pool at once (503 beyond), and an export whose reader stopped reading is ended after
  * `EXPORT_STALL_MS`. Shutdown ends the running ones (their downloads fail rather than hold the drain).
  */
+/** Ends a running export with a reason; its reader may have no error listener of its own (yet). */
+function end(stream: Readable, reason: Error): void {
+  if (stream.listenerCount('error') === 0) stream.once('error', () => undefined);
+  stream.destroy(reason);
+}
+
 @Injectable()
 export class AccountExportService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(AccountExportService.name);
+  /** How long a reader may take nothing before its export is ended (tests shorten it). */
+  stallMs = EXPORT_STALL_MS;
   private readonly running = new Set<Running>();
   private readonly limit: number;
   private reserved = 0;
@@ -66,6 +76,13 @@ export class AccountExportService implements BeforeApplicationShutdown {
     @Inject(APP_ENV) env: AppEnv,
   ) {
     this.limit = Math.max(1, Math.floor(env.databasePoolMax / 4));
+  }
+
+  /** Operators name accounts by uid or by name (CLI). */
+  async resolveAccount(uidOrName: string): Promise<string> {
+    const uid = await this.repository.resolveUid(uidOrName);
+    if (uid === undefined) throw new AppError(404, `${MESSAGES.userNotFound}: ${uidOrName}`);
+    return uid;
   }
 
   async open(uid: string, options: ExportOptions = {}): Promise<AccountExport> {
@@ -84,7 +101,11 @@ export class AccountExportService implements BeforeApplicationShutdown {
   }
 
   /** What must hold before the first byte: the account exists, the derived facts and the optional count. */
-  private async prepare(snapshot: ExportSnapshot, uid: string, options: ExportOptions): Promise<PreparedExport> {
+  private async prepare(
+    snapshot: ExportSnapshot,
+    uid: string,
+    options: ExportOptions,
+  ): Promise<PreparedExport> {
     const user = await snapshot.user(uid);
     if (!user) throw new AppError(404, MESSAGES.userNotFound);
     const [permissions, config, allTimeLbs, results] = await Promise.all([
@@ -109,7 +130,8 @@ export class AccountExportService implements BeforeApplicationShutdown {
 
   private start(snapshot: ExportSnapshot, prepared: PreparedExport, options: ExportOptions): AccountExport {
     const progress: ExportProgress = { records: 0, results: 0 };
-    const entry: Running = { stream: undefined as unknown as Readable, waitingSince: null };
+    // Waiting for its first read from the start: a stream nobody reads is ended too.
+    const entry = { waitingSince: performance.now() } as Running;
     const lines = exportLines(snapshot, prepared, progress);
     const logger = this.logger;
     const uid = prepared.uid;
@@ -127,7 +149,7 @@ export class AccountExportService implements BeforeApplicationShutdown {
         throw e;
       } finally {
         await lines.return(undefined);
-        await snapshot.close().catch(() => undefined);
+        await snapshot.close();
       }
     }
     // Byte mode with a small buffer: the next page is read only when the reader has taken the previous one.
@@ -135,11 +157,18 @@ export class AccountExportService implements BeforeApplicationShutdown {
     entry.stream = stream;
     this.running.add(entry);
     this.watch();
-    stream.once('close', () => {
-      this.running.delete(entry);
-      this.reserved -= 1;
-      if (this.running.size === 0) this.unwatch();
-    });
+    // A generator that never started runs no `finally` when the stream is destroyed (a HEAD request, a reader that
+    // never read): the snapshot is closed here too, and the slot is free only once the connection is back.
+    entry.released = new Promise<void>((resolve) =>
+      stream.once('close', () => {
+        void snapshot.close().then(() => {
+          this.running.delete(entry);
+          this.reserved -= 1;
+          if (this.running.size === 0) this.unwatch();
+          resolve();
+        });
+      }),
+    );
     return {
       uid,
       name: prepared.user.name,
@@ -152,14 +181,17 @@ export class AccountExportService implements BeforeApplicationShutdown {
 
   private watch(): void {
     if (this.watchdog) return;
-    this.watchdog = setInterval(() => {
-      const now = performance.now();
-      for (const entry of this.running) {
-        if (entry.waitingSince !== null && now - entry.waitingSince > EXPORT_STALL_MS) {
-          entry.stream.destroy(new Error(`the reader took nothing for ${EXPORT_STALL_MS / 1000} s`));
+    this.watchdog = setInterval(
+      () => {
+        const now = performance.now();
+        for (const entry of this.running) {
+          if (entry.waitingSince !== null && now - entry.waitingSince > this.stallMs) {
+            end(entry.stream, new Error(`the reader took nothing for ${this.stallMs / 1000} s`));
+          }
         }
-      }
-    }, WATCH_INTERVAL_MS);
+      },
+      Math.min(WATCH_INTERVAL_MS, this.stallMs / 2),
+    );
     this.watchdog.unref();
   }
 
@@ -168,16 +200,16 @@ export class AccountExportService implements BeforeApplicationShutdown {
     this.watchdog = null;
   }
 
+  /** Exports running now (each holds a connection until its stream closed and its snapshot ended). */
+  get runningCount(): number {
+    return this.running.size;
+  }
+
   /** Running exports end (their snapshots close) before the pools do. */
   async beforeApplicationShutdown(): Promise<void> {
-    const closing = [...this.running].map(
-      (entry) =>
-        new Promise<void>((resolve) => {
-          entry.stream.once('close', () => resolve());
-          entry.stream.destroy(new Error('the server is shutting down'));
-        }),
-    );
-    await Promise.all(closing);
+    const entries = [...this.running];
+    for (const entry of entries) end(entry.stream, new Error('the server is shutting down'));
+    await Promise.all(entries.map((entry) => entry.released));
     this.unwatch();
   }
 }

@@ -76,10 +76,12 @@ export async function* exportLines(
     exportedAt: prepared.exportedAt,
     uid,
   };
-  yield `${JSON.stringify(header)}\n` +
+  yield (
+    `${JSON.stringify(header)}\n` +
     lines('account', [accountData(user, prepared.permissions, prepared.derived)]) +
     lines('favoriteQuotes', [user.favorite_quotes as ExportRecords['favoriteQuotes']]) +
-    lines('leaderboardMemory', [user.lb_memory as ExportRecords['leaderboardMemory']]);
+    lines('leaderboardMemory', [user.lb_memory as ExportRecords['leaderboardMemory']])
+  );
 
   const [personalBests, tags, tagPbs, presets, config, themes, filterPresets] = await Promise.all([
     snapshot.personalBests(uid),
@@ -90,21 +92,25 @@ export async function* exportLines(
     snapshot.customThemes(uid),
     snapshot.resultFilterPresets(uid),
   ]);
-  yield lines('personalBest', personalBests.map(personalBestData)) +
+  yield (
+    lines('personalBest', personalBests.map(personalBestData)) +
     lines('tag', tagData(tags, tagPbs)) +
     lines('preset', presets.map(presetData)) +
     lines('config', config ? [{ config: config.config, updatedAt: config.updated_at }] : []) +
     lines('customTheme', themes.map(customThemeData)) +
-    lines('resultFilterPreset', filterPresets.map(resultFilterPresetData));
+    lines('resultFilterPreset', filterPresets.map(resultFilterPresetData))
+  );
 
   const [inbox, connections, apeKeys] = await Promise.all([
     snapshot.inbox(uid),
     snapshot.connections(uid),
     snapshot.apeKeys(uid),
   ]);
-  yield lines('inboxMail', inbox.map(inboxMailData)) +
+  yield (
+    lines('inboxMail', inbox.map(inboxMailData)) +
     lines('connection', connections.map(connectionData)) +
-    lines('apeKey', apeKeys.map(apeKeyData));
+    lines('apeKey', apeKeys.map(apeKeyData))
+  );
 
   const [activity, ratings, submissions, reports, approved] = await Promise.all([
     snapshot.testActivity(uid),
@@ -113,14 +119,16 @@ export async function* exportLines(
     snapshot.reports(uid),
     snapshot.approvedQuotes(uid),
   ]);
-  yield lines('testActivity', activity.map(testActivityData)) +
+  yield (
+    lines('testActivity', activity.map(testActivityData)) +
     lines('quoteRating', ratings.map(quoteRatingData)) +
     lines('quoteSubmission', submissions.map(quoteSubmissionData)) +
     lines('report', reports.map(reportData)) +
     lines(
       'approvedQuote',
       approved.map((row) => approvedQuoteData(uid, row)),
-    );
+    )
+  );
 
   await snapshot.openResults(uid);
   for (;;) {

@@ -106,7 +106,12 @@ export function tagData(
     list.push(personalBestData(pb));
     byTag.set(pb.tag_id, list);
   }
-  return tags.map((t) => ({ id: t.id, name: t.name, createdAt: t.created_at, personalBests: byTag.get(t.id) ?? [] }));
+  return tags.map((t) => ({
+    id: t.id,
+    name: t.name,
+    createdAt: t.created_at,
+    personalBests: byTag.get(t.id) ?? [],
+  }));
 }
 
 export function presetData(row: {
@@ -207,7 +212,11 @@ export function testActivityData(row: { day: number; tests: number }): TestActiv
   return { day: row.day, date: new Date(row.day * DAY_MS).toISOString().slice(0, 10), tests: row.tests };
 }
 
-export function quoteRatingData(row: { language: string; quote_id: number; rating: number }): QuoteRatingData {
+export function quoteRatingData(row: {
+  language: string;
+  quote_id: number;
+  rating: number;
+}): QuoteRatingData {
   return { language: row.language, quoteId: row.quote_id, rating: row.rating };
 }
 

@@ -99,7 +99,7 @@ const CURSOR = 'account_export_results';
  * returns the connection; it is safe to call twice.
  */
 export class ExportSnapshot {
-  private closed = false;
+  private closing: Promise<void> | null = null;
 
   constructor(private readonly trx: ControlledTransaction<DB>) {}
 
@@ -121,7 +121,13 @@ export class ExportSnapshot {
       .selectFrom('personal_bests')
       .select(PB_COLUMNS)
       .where('uid', '=', uid)
-      .orderBy(['mode', 'mode2', 'language', 'difficulty', 'punctuation', 'numbers', 'lazy_mode'])
+      .orderBy('mode')
+      .orderBy('mode2')
+      .orderBy('language')
+      .orderBy('difficulty')
+      .orderBy('punctuation')
+      .orderBy('numbers')
+      .orderBy('lazy_mode')
       .execute();
   }
 
@@ -130,7 +136,8 @@ export class ExportSnapshot {
       .selectFrom('tags')
       .select(['id', 'name', 'created_at'])
       .where('uid', '=', uid)
-      .orderBy(['created_at', 'id'])
+      .orderBy('created_at')
+      .orderBy('id')
       .execute();
   }
 
@@ -139,7 +146,14 @@ export class ExportSnapshot {
       .selectFrom('tag_personal_bests')
       .select(['tag_id', ...PB_COLUMNS])
       .where('uid', '=', uid)
-      .orderBy(['tag_id', 'mode', 'mode2', 'language', 'difficulty', 'punctuation', 'numbers', 'lazy_mode'])
+      .orderBy('tag_id')
+      .orderBy('mode')
+      .orderBy('mode2')
+      .orderBy('language')
+      .orderBy('difficulty')
+      .orderBy('punctuation')
+      .orderBy('numbers')
+      .orderBy('lazy_mode')
       .execute();
   }
 
@@ -148,7 +162,8 @@ export class ExportSnapshot {
       .selectFrom('presets')
       .select(['id', 'name', 'config', 'setting_groups', 'created_at'])
       .where('uid', '=', uid)
-      .orderBy(['created_at', 'id'])
+      .orderBy('created_at')
+      .orderBy('id')
       .execute();
   }
 
@@ -165,7 +180,8 @@ export class ExportSnapshot {
       .selectFrom('custom_themes')
       .select(['id', 'name', 'colors', 'created_at'])
       .where('uid', '=', uid)
-      .orderBy(['created_at', 'id'])
+      .orderBy('created_at')
+      .orderBy('id')
       .execute();
   }
 
@@ -174,7 +190,8 @@ export class ExportSnapshot {
       .selectFrom('result_filter_presets')
       .select(['id', 'name', 'filters', 'created_at'])
       .where('uid', '=', uid)
-      .orderBy(['created_at', 'id'])
+      .orderBy('created_at')
+      .orderBy('id')
       .execute();
   }
 
@@ -183,7 +200,8 @@ export class ExportSnapshot {
       .selectFrom('inbox_mail')
       .select(['id', 'subject', 'body', 'rewards', 'timestamp', 'read'])
       .where('uid', '=', uid)
-      .orderBy(['timestamp', 'id'])
+      .orderBy('timestamp')
+      .orderBy('id')
       .execute();
   }
 
@@ -206,7 +224,8 @@ export class ExportSnapshot {
       .where((eb) =>
         eb.or([eb('connections.initiator_uid', '=', uid), eb('connections.receiver_uid', '=', uid)]),
       )
-      .orderBy(['connections.created_at', 'connections.id'])
+      .orderBy('connections.created_at')
+      .orderBy('connections.id')
       .execute();
   }
 
@@ -216,7 +235,8 @@ export class ExportSnapshot {
       .selectFrom('ape_keys')
       .select(['id', 'name', 'enabled', 'created_on', 'modified_on', 'last_used_on'])
       .where('uid', '=', uid)
-      .orderBy(['created_on', 'id'])
+      .orderBy('created_on')
+      .orderBy('id')
       .execute();
   }
 
@@ -234,7 +254,8 @@ export class ExportSnapshot {
       .selectFrom('user_quote_ratings')
       .select(['language', 'quote_id', 'rating'])
       .where('uid', '=', uid)
-      .orderBy(['language', 'quote_id'])
+      .orderBy('language')
+      .orderBy('quote_id')
       .execute();
   }
 
@@ -243,7 +264,8 @@ export class ExportSnapshot {
       .selectFrom('new_quotes')
       .select(['id', 'text', 'source', 'language', 'submitted_at'])
       .where('uid', '=', uid)
-      .orderBy(['submitted_at', 'id'])
+      .orderBy('submitted_at')
+      .orderBy('id')
       .execute();
   }
 
@@ -252,7 +274,8 @@ export class ExportSnapshot {
       .selectFrom('quote_reports')
       .select(['id', 'type', 'content_id', 'quote_id', 'quote_language', 'reason', 'comment', 'created_at'])
       .where('uid', '=', uid)
-      .orderBy(['created_at', 'id'])
+      .orderBy('created_at')
+      .orderBy('id')
       .execute();
   }
 
@@ -260,9 +283,20 @@ export class ExportSnapshot {
   async approvedQuotes(uid: string) {
     return this.trx
       .selectFrom('quotes')
-      .select(['language', 'id', 'text', 'source', 'length', 'approved_at', 'submitted_by', 'approved_by_uid'])
+      .select([
+        'language',
+        'id',
+        'text',
+        'source',
+        'length',
+        'approved_at',
+        'submitted_by',
+        'approved_by_uid',
+      ])
       .where((eb) => eb.or([eb('submitted_by', '=', uid), eb('approved_by_uid', '=', uid)]))
-      .orderBy(['approved_at', 'language', 'id'])
+      .orderBy('approved_at')
+      .orderBy('language')
+      .orderBy('id')
       .execute();
   }
 
@@ -289,17 +323,38 @@ export class ExportSnapshot {
     return rows;
   }
 
-  /** Ends the read-only transaction (nothing to commit) and returns the connection to the pool. */
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await this.trx.rollback().execute();
+  /**
+   * Ends the read-only transaction (nothing to commit) and returns the connection to the pool; every call waits for
+   * the same ending, which never fails (a connection the server dropped is released all the same).
+   */
+  close(): Promise<void> {
+    this.closing ??= this.trx
+      .rollback()
+      .execute()
+      .catch(() => undefined);
+    return this.closing;
   }
 }
 
 @Injectable()
 export class ExportRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
+
+  /** The account a uid, or else a name (case-insensitively, like the unique index), names. */
+  async resolveUid(uidOrName: string): Promise<string | undefined> {
+    const byUid = await this.db
+      .selectFrom('users')
+      .select('uid')
+      .where('uid', '=', uidOrName)
+      .executeTakeFirst();
+    if (byUid) return byUid.uid;
+    const byName = await this.db
+      .selectFrom('users')
+      .select('uid')
+      .where(sql`lower(name)`, '=', uidOrName.toLowerCase())
+      .executeTakeFirst();
+    return byName?.uid;
+  }
 
   async openSnapshot(): Promise<ExportSnapshot> {
     const trx = await this.db
