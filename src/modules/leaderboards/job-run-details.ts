@@ -5,7 +5,9 @@
 export function withoutUser(value: unknown, uid: string): unknown {
   if (Array.isArray(value)) {
     return value
-      .filter((item) => !(typeof item === 'object' && item !== null && (item as { uid?: unknown }).uid === uid))
+      .filter(
+        (item) => !(typeof item === 'object' && item !== null && (item as { uid?: unknown }).uid === uid),
+      )
       .map((item) => withoutUser(item, uid));
   }
   if (typeof value === 'object' && value !== null) {

@@ -65,7 +65,9 @@ export class JobRunsRepository {
     const rows = await trx
       .selectFrom('leaderboard_job_runs')
       .select(['job', 'period', 'details'])
-      .where(sql<boolean>`jsonb_path_exists(details, '$.** ? (@.uid == $uid)', jsonb_build_object('uid', ${uid}::text))`)
+      .where(
+        sql<boolean>`jsonb_path_exists(details, '$.** ? (@.uid == $uid)', jsonb_build_object('uid', ${uid}::text))`,
+      )
       .execute();
     for (const row of rows) {
       await trx

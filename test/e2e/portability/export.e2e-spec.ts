@@ -11,7 +11,10 @@ import {
   OMITTED_COLUMNS,
   RECORD_TYPES,
 } from '../../../src/modules/portability/export/export-format';
+import { isStoreUnavailable, STORE_UNAVAILABLE_MESSAGE } from '../../../src/common/filters/store-errors';
 import { createUser } from '../../support/factories';
+import { createTestStores } from '../../support/stores';
+import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy';
 import { expectBearerOnly, freshIp } from '../../support/route-auth';
 import { createTestApp, type TestApp } from '../../support/test-app';
 import {
@@ -486,5 +489,49 @@ describe('GET /users/export: its own rate-limit class', () => {
     // Another account has its own budget.
     const { uid: otherUid } = await createUser(t.db);
     expect((await fetchExport(t, await t.bearer(otherUid))).status).toBe(200);
+  });
+});
+
+describe('GET /users/export: PostgreSQL unreachable before the first byte', () => {
+  let proxy: TcpProxy;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    const stores = await createTestStores();
+    const url = new URL(stores.databaseUrl);
+    proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port) });
+    url.port = String(proxy.port);
+    t = await createTestApp({
+      stores: { ...stores, databaseUrl: url.toString() },
+      env: { databaseConnectTimeoutMs: 1000 },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await proxy?.close();
+  });
+
+  it('answers 503 in the envelope (never a 500), and exports again once it is back', async () => {
+    const { uid } = await createUser(t.db);
+    const auth = await t.bearer(uid);
+    expect((await fetchExport(t, auth)).status).toBe(200);
+    await proxy.cut();
+    try {
+      const down = await t.request('GET', '/users/export', { auth });
+      expect(down.status).toBe(503);
+      expect(down.body).toEqual({ message: STORE_UNAVAILABLE_MESSAGE, data: null });
+      // Past the guard too: the export's own snapshot fails as a store outage, and frees its slot.
+      const failure = await t.app
+        .get(AccountExportService)
+        .open(uid)
+        .catch((e: unknown) => e);
+      expect(isStoreUnavailable(failure)).toBe(true);
+      expect(t.app.get(AccountExportService).runningCount).toBe(0);
+    } finally {
+      await proxy.restore();
+    }
+    const back = await fetchExport(t, auth);
+    expect(back.status).toBe(200);
+    expect(parseExport(back.text).end?.counts.account).toBe(1);
   });
 });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { open, rename, rm } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -11,17 +12,16 @@ import { pipeline } from 'node:stream/promises';
  */
 export async function writeExportFile(source: Readable, path: string, signal?: AbortSignal): Promise<void> {
   const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.partial`);
-  const file = await open(temporary, 'wx', 0o600);
   try {
-    await pipeline(source, file.createWriteStream({ autoClose: false }), { signal });
-    await file.sync();
-    await file.close();
+    // `flush`: the data is on disk before the rename makes it the file (a crash leaves the old file or the new one).
+    await pipeline(source, createWriteStream(temporary, { flags: 'wx', mode: 0o600, flush: true }), {
+      signal,
+    });
     await rename(temporary, path);
   } catch (e) {
     source.destroy();
-    await file.close().catch(() => undefined);
     await rm(temporary, { force: true });
-    throw e;
+    throw signal?.aborted ? (signal.reason as Error) : e;
   }
 }
 
@@ -31,5 +31,9 @@ export async function writeExportTo(
   target: NodeJS.WritableStream,
   signal?: AbortSignal,
 ): Promise<void> {
-  await pipeline(source, target, { end: false, signal });
+  try {
+    await pipeline(source, target, { end: false, signal });
+  } catch (e) {
+    throw signal?.aborted ? (signal.reason as Error) : e;
+  }
 }
