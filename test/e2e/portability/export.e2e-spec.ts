@@ -232,7 +232,7 @@ describe('GET /users/export', () => {
       expect.objectContaining({ name: 'script', enabled: true, lastUsedOn: -1 }),
     ]);
     expect(recordsOf(parsed, 'approvedQuote')).toEqual([
-      expect.objectContaining({ text: 'an approved quote by Exporter1', roles: ['submitter'] }),
+      expect.objectContaining({ text: account.quoteText, roles: ['submitter'] }),
     ]);
   });
 
@@ -330,8 +330,8 @@ describe('GET /users/export', () => {
       ...(await t.db.selectFrom('ape_keys').select('id').where('uid', '=', other.uid).execute()).map(
         (r) => r.id,
       ),
-      `a quote of ${other.name} waiting`,
-      `an approved quote by ${other.name}`,
+      other.submissionText,
+      other.quoteText,
     ];
     for (const value of theirs) expect(plain.text).not.toContain(value);
     const mentioning = parsed.lines

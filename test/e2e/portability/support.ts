@@ -40,6 +40,9 @@ export interface FullAccount {
   strangerUid: string;
   tagId: string;
   resultIds: string[];
+  /** Texts of its pending submission and of its approved quote (neither names the account). */
+  submissionText: string;
+  quoteText: string;
 }
 
 /**
@@ -91,6 +94,8 @@ export async function seedFullAccount(t: TestApp, name: string): Promise<FullAcc
     .execute();
 
   const created = now();
+  const submissionText = `a pending quote ${newId()}`;
+  const quoteText = `an approved quote ${newId()}`;
   await t.db
     .insertInto('presets')
     .values({
@@ -171,7 +176,7 @@ export async function seedFullAccount(t: TestApp, name: string): Promise<FullAcc
     .values({
       id: newId(),
       uid,
-      text: `a quote of ${name} waiting`,
+      text: submissionText,
       source: 'me',
       language: 'english',
       submitted_at: created,
@@ -182,7 +187,7 @@ export async function seedFullAccount(t: TestApp, name: string): Promise<FullAcc
     .values({
       language: 'english',
       id: 900_000 + Math.floor(Math.random() * 90_000),
-      text: `an approved quote by ${name}`,
+      text: quoteText,
       source: 'book',
       length: 30,
       submitted_by: uid,
@@ -220,7 +225,16 @@ export async function seedFullAccount(t: TestApp, name: string): Promise<FullAcc
     .execute();
   // The all-time snapshot, so the account has board entries (and ranks) too.
   await t.app.get(LeaderboardSnapshotService).rebuild();
-  return { uid, name, friendUid: friend.uid, strangerUid: stranger.uid, tagId, resultIds };
+  return {
+    uid,
+    name,
+    friendUid: friend.uid,
+    strangerUid: stranger.uid,
+    tagId,
+    resultIds,
+    submissionText,
+    quoteText,
+  };
 }
 
 /**
