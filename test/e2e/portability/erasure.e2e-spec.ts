@@ -3,11 +3,10 @@ import { LeaderboardJobsService } from '../../../src/modules/leaderboards/leader
 import { LeaderboardSnapshotService } from '../../../src/modules/leaderboards/leaderboard-snapshot.service';
 import {
   DATA_RECORD_TYPES,
-  DERIVED_TABLES,
-  RECORD_TYPES,
   type DataRecordType,
   type ExportRecords,
 } from '../../../src/modules/portability/export/export-format';
+import { DERIVED_TABLES, RECORD_TYPES } from '../../../src/modules/portability/export/export-storage';
 import { keysMatching } from '../../support/redis-keys';
 import { createTestApp, type TestApp } from '../../support/test-app';
 import {

@@ -5,12 +5,8 @@ import {
   AccountExportService,
   TOO_MANY_EXPORTS,
 } from '../../../src/modules/portability/export/account-export.service';
-import {
-  DATA_RECORD_TYPES,
-  EXPORT_FORMAT,
-  OMITTED_COLUMNS,
-  RECORD_TYPES,
-} from '../../../src/modules/portability/export/export-format';
+import { DATA_RECORD_TYPES, EXPORT_FORMAT } from '../../../src/modules/portability/export/export-format';
+import { OMITTED_COLUMNS, RECORD_TYPES } from '../../../src/modules/portability/export/export-storage';
 import { isStoreUnavailable, STORE_UNAVAILABLE_MESSAGE } from '../../../src/common/filters/store-errors';
 import { createUser } from '../../support/factories';
 import { createTestStores } from '../../support/stores';

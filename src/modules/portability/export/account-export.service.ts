@@ -132,6 +132,18 @@ export class AccountExportService implements BeforeApplicationShutdown {
     const progress: ExportProgress = { records: 0, results: 0 };
     // Waiting for its first read from the start: a stream nobody reads is ended too.
     const entry = { waitingSince: performance.now() } as Running;
+    let markReleased: () => void = () => undefined;
+    entry.released = new Promise<void>((resolve) => (markReleased = resolve));
+    let done = false;
+    /** Frees the slot once the connection is back; whichever end comes first (once). */
+    const release = () => {
+      if (done) return;
+      done = true;
+      this.running.delete(entry);
+      this.reserved -= 1;
+      if (this.running.size === 0) this.unwatch();
+      markReleased();
+    };
     const lines = exportLines(snapshot, prepared, progress);
     const logger = this.logger;
     const uid = prepared.uid;
@@ -149,7 +161,9 @@ export class AccountExportService implements BeforeApplicationShutdown {
         throw e;
       } finally {
         await lines.return(undefined);
+        // Before the stream ends: a client that starts its next export as soon as this one finished finds the slot.
         await snapshot.close();
+        release();
       }
     }
     // Byte mode with a small buffer: the next page is read only when the reader has taken the previous one.
@@ -158,17 +172,8 @@ export class AccountExportService implements BeforeApplicationShutdown {
     this.running.add(entry);
     this.watch();
     // A generator that never started runs no `finally` when the stream is destroyed (a HEAD request, a reader that
-    // never read): the snapshot is closed here too, and the slot is free only once the connection is back.
-    entry.released = new Promise<void>((resolve) =>
-      stream.once('close', () => {
-        void snapshot.close().then(() => {
-          this.running.delete(entry);
-          this.reserved -= 1;
-          if (this.running.size === 0) this.unwatch();
-          resolve();
-        });
-      }),
-    );
+    // never read): the snapshot is closed here too.
+    stream.once('close', () => void snapshot.close().then(release));
     return {
       uid,
       name: prepared.user.name,

@@ -39,19 +39,17 @@ export function wantsGzip(acceptEncoding: string | undefined): boolean {
 export class ExportController {
   constructor(private readonly exports: AccountExportService) {}
 
-  /**
-   * Everything the account holds, as NDJSON (a header line, then one `{"type", "data"}` line per record, results
-   * oldest first without the results cap, then an `end` line with the counts); gzip when Accept-Encoding allows it.
-   * Streamed from one consistent snapshot. A failure after the first byte aborts the connection: a file without its
-   * `end` line is incomplete. Never contains ApeKey hashes or tokens. Format: `export-format.ts` (README "Your data").
-   */
+  /** Everything the caller's account holds, as one NDJSON download (README "Your data"). */
   @Get('export')
   @RateLimit('userExport')
   @ApiProduces(EXPORT_MEDIA_TYPE)
   @ApiOkResponse({
     description:
-      'NDJSON, not the JSON envelope: a header line, one line per record, an `end` line ' +
-      '(`Content-Disposition: attachment`; `Content-Encoding: gzip` when accepted).',
+      'NDJSON, not the JSON envelope (`Content-Disposition: attachment`; `Content-Encoding: gzip` when ' +
+      'Accept-Encoding allows it): a header line `{format, version, exportedAt, uid}`, then one ' +
+      '`{"type", "data"}` line per record (every result, oldest first, without the results cap), then an `end` ' +
+      'line with the counts. Read from one consistent snapshot; never holds ApeKey hashes or tokens. A failure ' +
+      'after the first byte aborts the connection: a file without its `end` line is incomplete.',
     content: { [EXPORT_MEDIA_TYPE]: { schema: { type: 'string' }, example: EXAMPLE } },
   })
   @ApiFailure(503, TOO_MANY_EXPORTS)
