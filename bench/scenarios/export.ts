@@ -1,0 +1,227 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type pg from 'pg';
+import type { LoadResult } from '../lib/load';
+import { ProcessSampler } from '../lib/server-process';
+import type { BenchContext, ScenarioRow } from './context';
+
+/** The account the scenario exports (its own: the dataset's users hold 50 results each). */
+const UID = 'bench-export-account';
+const NAME = 'bench_export';
+const CHART_POINTS = 30;
+
+/**
+ * The export account with `results` results, written in PostgreSQL (one statement): each a 30-second test with a
+ * full chart (wpm, burst and error series of 30 points, as the client sends them), key statistics and a tag, so a
+ * record weighs what a real one does (about 1 KB of NDJSON). Kept between runs; reseeded when the count differs.
+ */
+async function seedExportAccount(pool: pg.Pool, results: number, log: (line: string) => void): Promise<void> {
+  const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM results WHERE uid = $1', [
+    UID,
+  ]);
+  if (rows[0]?.n === results) return;
+  const started = performance.now();
+  await pool.query('DELETE FROM users WHERE uid = $1', [UID]);
+  const now = Date.now();
+  await pool.query(
+    `INSERT INTO users (uid, name, email, added_at, time_typing, completed_tests, started_tests, xp)
+     VALUES ($1, $2, $3, $4, 3600 * 300, $5, $5, 1000000)`,
+    [UID, NAME, `${NAME}@bench.test`, now - results * 60_000, results],
+  );
+  await pool.query(
+    `INSERT INTO tags (id, uid, name, created_at) VALUES ('benchexporttag00000000001', $1, 'bench', $2)`,
+    [UID, now],
+  );
+  await pool.query(
+    `INSERT INTO results (id, uid, timestamp, name, wpm, raw_wpm, acc, consistency, key_consistency, char_stats,
+                          mode, mode2, language, test_duration, tags, restart_count, incomplete_test_seconds,
+                          is_pb, xp, chart_data, key_spacing_stats, key_duration_stats)
+     SELECT substr(md5($1 || k::text), 1, 24), $1, $2::bigint - ($3::int - k) * 60000, $4,
+            w, w + 3.21, 96.55, 78.4, 61.2, ARRAY[(w * 2.5)::int, 3, 1, 0],
+            CASE WHEN k % 4 = 0 THEN 'words' ELSE 'time' END, CASE WHEN k % 4 = 0 THEN '25' ELSE '30' END,
+            'english', 30.02, ARRAY['benchexporttag00000000001'], k % 3, 1.5, k % 50 = 0, 12,
+            jsonb_build_object(
+              'wpm', to_jsonb(array_fill(round(w)::int, ARRAY[${CHART_POINTS}])),
+              'burst', to_jsonb(array_fill(round(w * 1.1)::int, ARRAY[${CHART_POINTS}])),
+              'err', to_jsonb(array_fill(k % 2, ARRAY[${CHART_POINTS}]))),
+            jsonb_build_object('average', round((12000 / w)::numeric, 2), 'sd', 31.47),
+            jsonb_build_object('average', 88.12, 'sd', 19.03)
+     FROM (SELECT k, round((60 + (k % 70))::numeric + (k % 100) / 100.0, 2)::float8 AS w
+           FROM generate_series(1, $3::int) AS k) AS g`,
+    [UID, now, results, NAME],
+  );
+  await pool.query('VACUUM (ANALYZE) results');
+  log(
+    `scenario 9: seeded ${results} results for ${UID} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+}
+
+interface Timing {
+  records: number;
+  bytes: number;
+  firstByteMs: number;
+  totalMs: number;
+  status: number;
+}
+
+/** Reads the whole body (fetch decodes gzip as a client does), counting lines as they arrive. */
+async function download(url: string, token: string, gzip: boolean): Promise<Timing> {
+  const started = performance.now();
+  const res = await fetch(url, {
+    headers: { authorization: `Bearer ${token}`, 'accept-encoding': gzip ? 'gzip' : 'identity' },
+  });
+  let records = 0;
+  let bytes = 0;
+  let firstByteMs = -1;
+  const reader = res.body?.getReader();
+  for (;;) {
+    const chunk = reader ? await reader.read() : { done: true, value: undefined };
+    if (chunk.done) break;
+    if (firstByteMs < 0) firstByteMs = performance.now() - started;
+    bytes += chunk.value.length;
+    for (const byte of chunk.value) if (byte === 10) records += 1;
+  }
+  // Lines minus the header and the trailer.
+  return {
+    records: records - 2,
+    bytes,
+    firstByteMs,
+    totalMs: performance.now() - started,
+    status: res.status,
+  };
+}
+
+function row(
+  id: string,
+  scenario: string,
+  timing: Timing,
+  rss: { before: number; max: number | null },
+  cpu: number | null,
+): ScenarioRow {
+  const perSecond = timing.records / (timing.totalMs / 1000);
+  const result: LoadResult = {
+    requests: timing.records,
+    requestsPerSecond: perSecond,
+    p50: timing.firstByteMs,
+    p99: timing.totalMs,
+    errors: timing.status === 200 && timing.records > 0 ? 0 : 1,
+    statuses: { [String(timing.status)]: 1 },
+    errorSamples: {},
+    rssMb: rss.max,
+    cpuMsPerRequest: cpu === null ? null : (cpu * 1000) / Math.max(timing.records, 1),
+    postgresCpuMsPerRequest: null,
+  };
+  return {
+    id,
+    scenario,
+    server: 'ours',
+    result,
+    rssBeforeMb: rss.before,
+    note:
+      `requests/s = records/s; p50 = first byte ${timing.firstByteMs.toFixed(0)} ms; p99 = whole export ` +
+      `${(timing.totalMs / 1000).toFixed(2)} s; ${timing.records} records, ${(timing.bytes / 1e6).toFixed(1)} MB on the wire; ` +
+      `RSS ${rss.before.toFixed(0)} MB before, ${rss.max?.toFixed(0) ?? 'n/a'} MB max`,
+  };
+}
+
+/** Runs `work` while sampling `pid`'s RSS and CPU. */
+async function sampled<T>(pid: number, work: () => Promise<T>) {
+  const before = (ProcessSampler.readKb(pid) ?? 0) / 1024;
+  const sampler = new ProcessSampler(pid);
+  sampler.start();
+  try {
+    const value = await work();
+    const usage = sampler.stop();
+    return { value, rss: { before, max: usage.rssMb }, cpu: usage.cpuSeconds };
+  } catch (e) {
+    sampler.stop();
+    throw e;
+  }
+}
+
+/** The operator command, as a process of its own, writing a file; its RSS is sampled while it runs. */
+async function cliExport(
+  context: BenchContext,
+  env: Record<string, string>,
+): Promise<{ timing: Timing; rss: { before: number; max: number | null }; cpu: number | null }> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-export-'));
+  try {
+    const started = performance.now();
+    const child = spawn(
+      process.execPath,
+      [resolve(__dirname, '../../src/cli.js'), 'users', 'export', UID, '--out', join(dir, 'export.ndjson')],
+      { env: { PATH: process.env.PATH ?? '', ...env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    const sampler = new ProcessSampler(child.pid as number);
+    sampler.start();
+    const code = await new Promise<number | null>((done) => child.once('exit', done));
+    const usage = sampler.stop();
+    const match = /exported \S+ \(\S+\): (\d+) records/.exec(out);
+    if (code !== 0 || !match) context.log(`scenario 9: the CLI failed (${code}): ${out.slice(-500)}`);
+    return {
+      timing: {
+        records: Number(match?.[1] ?? 0),
+        bytes: 0,
+        firstByteMs: 0,
+        totalMs: performance.now() - started,
+        status: code === 0 ? 200 : 500,
+      },
+      rss: { before: 0, max: usage.rssMb },
+      cpu: usage.cpuSeconds,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Scenario 9 (issue 22): one account with `results` results exported through GET /users/export, plain and gzip,
+ * and through `users export --out` (a process of its own, boot included). Records per second, time to the first
+ * byte, and the server's RSS before and at most during the export (flat: the export streams a page at a time).
+ */
+export async function exportScenario(
+  context: BenchContext,
+  results: number,
+  cliEnv: Record<string, string>,
+): Promise<ScenarioRow[]> {
+  await seedExportAccount(context.pool, results, context.log);
+  const server = context.servers.ours;
+  const url = `${server.url}/users/export`;
+  const token = context.issuer.token(UID);
+  context.log(`scenario 9: GET /users/export of ${results} results (warm-up, then plain and gzip) ...`);
+  await download(url, token, true);
+  const rows: ScenarioRow[] = [];
+  for (const gzip of [false, true]) {
+    const run = await sampled(server.pid, () => download(url, token, gzip));
+    rows.push(
+      row(
+        `9-http${gzip ? '-gzip' : ''}`,
+        `GET /users/export, ${results} results${gzip ? ', gzip' : ''}`,
+        run.value,
+        run.rss,
+        run.cpu,
+      ),
+    );
+  }
+  context.log('scenario 9: npm run cli -- users export --out ...');
+  const cli = await cliExport(context, cliEnv);
+  const cliRow = row(
+    '9-cli',
+    `CLI users export --out, ${results} results (process boot included)`,
+    cli.timing,
+    cli.rss,
+    cli.cpu,
+  );
+  cliRow.note = `requests/s = records/s, boot included; p99 = whole command ${(cli.timing.totalMs / 1000).toFixed(2)} s; CLI process RSS max ${cli.rss.max?.toFixed(0) ?? 'n/a'} MB`;
+  delete cliRow.rssBeforeMb;
+  // The CLI's own process: its RSS is in the note, not in the server RSS column.
+  if (cliRow.result) cliRow.result.rssMb = null;
+  rows.push(cliRow);
+  return rows;
+}
