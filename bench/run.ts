@@ -342,8 +342,11 @@ async function main(): Promise<void> {
       `## Benchmark run ${new Date().toISOString()}`,
       '',
       `Machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), load average ${loadBefore[0]?.toFixed(2)} ` +
-        `before, ${loadAfter[0]?.toFixed(2)} after (1 min). Dataset: ${size.users} users x ${size.resultsPerUser} ` +
-        `results, ${size.boardUsers} board users. ${args.connections} connections; reads ${args.duration} s each; ` +
+        `before, ${loadAfter[0]?.toFixed(2)} after (1 min). ` +
+        (needsDataset
+          ? `Dataset: ${size.users} users x ${size.resultsPerUser} results, ${size.boardUsers} board users. `
+          : 'No dataset (scenario 9 seeds its own account). ') +
+        `${args.connections} connections; reads ${args.duration} s each; ` +
         `scenario 1: ${args.submitRequests} submissions per server.`,
       '',
       renderTable(rows),

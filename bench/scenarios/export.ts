@@ -1,10 +1,13 @@
 import { spawn } from 'node:child_process';
+import { get } from 'node:http';
+import { createGunzip } from 'node:zlib';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
 import type { LoadResult } from '../lib/load';
+import { postgresCpuSeconds } from '../lib/postgres-cpu';
 import { ProcessSampler } from '../lib/server-process';
 import type { BenchContext, ScenarioRow } from './context';
 
@@ -39,7 +42,7 @@ async function seedExportAccount(pool: pg.Pool, results: number, log: (line: str
     `INSERT INTO results (id, uid, timestamp, name, wpm, raw_wpm, acc, consistency, key_consistency, char_stats,
                           mode, mode2, language, test_duration, tags, restart_count, incomplete_test_seconds,
                           is_pb, xp, chart_data, key_spacing_stats, key_duration_stats)
-     SELECT substr(md5($1 || k::text), 1, 24), $1, $2::bigint - ($3::int - k) * 60000, $4,
+     SELECT substr(md5($1 || k::text), 1, 24), $1, $2::bigint - ($3::int - k)::bigint * 60000, $4,
             w, w + 3.21, 96.55, 78.4, 61.2, ARRAY[(w * 2.5)::int, 3, 1, 0],
             CASE WHEN k % 4 = 0 THEN 'words' ELSE 'time' END, CASE WHEN k % 4 = 0 THEN '25' ELSE '30' END,
             'english', 30.02, ARRAY['benchexporttag00000000001'], k % 3, 1.5, k % 50 = 0, 12,
@@ -67,31 +70,49 @@ interface Timing {
   status: number;
 }
 
-/** Reads the whole body (fetch decodes gzip as a client does), counting lines as they arrive. */
-async function download(url: string, token: string, gzip: boolean): Promise<Timing> {
-  const started = performance.now();
-  const res = await fetch(url, {
-    headers: { authorization: `Bearer ${token}`, 'accept-encoding': gzip ? 'gzip' : 'identity' },
-  });
-  let records = 0;
-  let bytes = 0;
-  let firstByteMs = -1;
-  const reader = res.body?.getReader();
-  for (;;) {
-    const chunk = reader ? await reader.read() : { done: true, value: undefined };
-    if (chunk.done) break;
-    if (firstByteMs < 0) firstByteMs = performance.now() - started;
-    bytes += chunk.value.length;
-    for (const byte of chunk.value) if (byte === 10) records += 1;
-  }
-  // Lines minus the header and the trailer.
+/** Counts lines in a stream of bytes. */
+function lineCounter(): { write(chunk: Buffer): void; lines(): number } {
+  let lines = 0;
   return {
-    records: records - 2,
-    bytes,
-    firstByteMs,
-    totalMs: performance.now() - started,
-    status: res.status,
+    write(chunk) {
+      for (let at = chunk.indexOf(10); at >= 0; at = chunk.indexOf(10, at + 1)) lines += 1;
+    },
+    lines: () => lines,
   };
+}
+
+/** Reads the whole body as a client does (decoding gzip), counting bytes on the wire and lines as they arrive. */
+function download(url: string, token: string, gzip: boolean): Promise<Timing> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const request = get(
+      url,
+      { headers: { authorization: `Bearer ${token}`, 'accept-encoding': gzip ? 'gzip' : 'identity' } },
+      (res) => {
+        let bytes = 0;
+        let firstByteMs = -1;
+        const counter = lineCounter();
+        res.on('data', (chunk: Buffer) => {
+          if (firstByteMs < 0) firstByteMs = performance.now() - started;
+          bytes += chunk.length;
+        });
+        const body = res.headers['content-encoding'] === 'gzip' ? res.pipe(createGunzip()) : res;
+        body.on('data', (chunk: Buffer) => counter.write(chunk));
+        body.once('error', reject);
+        body.once('end', () =>
+          resolve({
+            // Lines minus the header and the trailer.
+            records: counter.lines() - 2,
+            bytes,
+            firstByteMs,
+            totalMs: performance.now() - started,
+            status: res.statusCode ?? 0,
+          }),
+        );
+      },
+    );
+    request.once('error', reject);
+  });
 }
 
 function row(
@@ -100,6 +121,7 @@ function row(
   timing: Timing,
   rss: { before: number; max: number | null },
   cpu: number | null,
+  postgres: number | null = null,
 ): ScenarioRow {
   const perSecond = timing.records / (timing.totalMs / 1000);
   const result: LoadResult = {
@@ -112,7 +134,7 @@ function row(
     errorSamples: {},
     rssMb: rss.max,
     cpuMsPerRequest: cpu === null ? null : (cpu * 1000) / Math.max(timing.records, 1),
-    postgresCpuMsPerRequest: null,
+    postgresCpuMsPerRequest: postgres === null ? null : (postgres * 1000) / Math.max(timing.records, 1),
   };
   return {
     id,
@@ -121,21 +143,25 @@ function row(
     result,
     rssBeforeMb: rss.before,
     note:
-      `requests/s = records/s; p50 = first byte ${timing.firstByteMs.toFixed(0)} ms; p99 = whole export ` +
+      `requests/s = records/s; CPU ms/req = per record; p50 = first byte ${timing.firstByteMs.toFixed(0)} ms; p99 = whole export ` +
       `${(timing.totalMs / 1000).toFixed(2)} s; ${timing.records} records, ${(timing.bytes / 1e6).toFixed(1)} MB on the wire; ` +
       `RSS ${rss.before.toFixed(0)} MB before, ${rss.max?.toFixed(0) ?? 'n/a'} MB max`,
   };
 }
 
-/** Runs `work` while sampling `pid`'s RSS and CPU. */
-async function sampled<T>(pid: number, work: () => Promise<T>) {
+/** Runs `work` while sampling `pid`'s RSS and CPU, and PostgreSQL's CPU. */
+async function sampled<T>(pid: number, postgresPid: number | null, work: () => Promise<T>) {
   const before = (ProcessSampler.readKb(pid) ?? 0) / 1024;
   const sampler = new ProcessSampler(pid);
+  const postgresBefore = postgresPid ? postgresCpuSeconds(postgresPid) : null;
   sampler.start();
   try {
     const value = await work();
     const usage = sampler.stop();
-    return { value, rss: { before, max: usage.rssMb }, cpu: usage.cpuSeconds };
+    const postgresAfter = postgresPid ? postgresCpuSeconds(postgresPid) : null;
+    const postgres =
+      postgresBefore === null || postgresAfter === null ? null : postgresAfter - postgresBefore;
+    return { value, rss: { before, max: usage.rssMb }, cpu: usage.cpuSeconds, postgres };
   } catch (e) {
     sampler.stop();
     throw e;
@@ -198,7 +224,7 @@ export async function exportScenario(
   await download(url, token, true);
   const rows: ScenarioRow[] = [];
   for (const gzip of [false, true]) {
-    const run = await sampled(server.pid, () => download(url, token, gzip));
+    const run = await sampled(server.pid, context.postgresPid, () => download(url, token, gzip));
     rows.push(
       row(
         `9-http${gzip ? '-gzip' : ''}`,
@@ -206,6 +232,7 @@ export async function exportScenario(
         run.value,
         run.rss,
         run.cpu,
+        run.postgres,
       ),
     );
   }

@@ -125,7 +125,15 @@ describe('GET /users/export', () => {
     const res = await t.request<{ data: Record<string, unknown> }>('GET', '/users', {
       auth: await t.bearer(account.uid),
     });
-    const user = res.body.data as Record<string, any>;
+    const user = res.body.data as Record<string, unknown> & {
+      personalBests: Record<string, Record<string, unknown[]>>;
+      streak: { length: number; maxLength: number; lastResultTimestamp: number; hourOffset?: number };
+      inventory: { badges: unknown[] };
+      tags: { _id: string; name: string }[];
+      customThemes: { _id: string; name: string; colors: unknown }[];
+      resultFilterPresets: { _id: string }[];
+      testActivity: { testsByDays: (number | null)[]; lastDay: number };
+    };
     const [acc] = recordsOf(parsed, 'account');
     const pbs = recordsOf(parsed, 'personalBest');
     const unread = recordsOf(parsed, 'inboxMail').filter((m) => !m.read).length;
@@ -135,13 +143,12 @@ describe('GET /users/export', () => {
       email: () => expect(acc!.email).toBe(user.email),
       addedAt: () => expect(acc!.addedAt).toBe(user.addedAt),
       personalBests: () => {
-        const shown = Object.entries(user.personalBests as Record<string, Record<string, unknown[]>>).flatMap(
-          ([mode, byMode2]) =>
-            Object.entries(byMode2).flatMap(([mode2, list]) =>
-              (list as { wpm: number; timestamp: number }[]).map(
-                (pb) => `${mode}/${mode2}/${pb.wpm}/${pb.timestamp}`,
-              ),
+        const shown = Object.entries(user.personalBests).flatMap(([mode, byMode2]) =>
+          Object.entries(byMode2).flatMap(([mode2, list]) =>
+            (list as { wpm: number; timestamp: number }[]).map(
+              (pb) => `${mode}/${mode2}/${pb.wpm}/${pb.timestamp}`,
             ),
+          ),
         );
         expect(pbs.map((pb) => `${pb.mode}/${pb.mode2}/${pb.wpm}/${pb.timestamp}`).sort()).toEqual(
           shown.sort(),
@@ -176,7 +183,7 @@ describe('GET /users/export', () => {
         }).toEqual(user.profileDetails),
       tags: () =>
         expect(recordsOf(parsed, 'tag').map((tag) => [tag.id, tag.name])).toEqual(
-          (user.tags as { _id: string; name: string }[]).map((tag) => [tag._id, tag.name]),
+          user.tags.map((tag) => [tag._id, tag.name]),
         ),
       customThemes: () =>
         expect(recordsOf(parsed, 'customTheme').map((th) => [th.id, th.name, th.colors])).toEqual(

@@ -20,12 +20,12 @@ import {
   quoteRatingData,
   quoteSubmissionData,
   reportData,
-  resultData,
   resultFilterPresetData,
   tagData,
   testActivityData,
 } from './export-records';
 import type { ExportSnapshot, UserRow } from './export.repository';
+import { resultLine } from './result-line';
 
 /** Results per cursor page: about a megabyte of NDJSON, one chunk handed to the reader at a time. */
 export const RESULTS_PAGE = 500;
@@ -135,7 +135,7 @@ export async function* exportLines(
     const page = await snapshot.fetchResults(RESULTS_PAGE);
     if (page.length === 0) break;
     let chunk = '';
-    for (const row of page) chunk += line('result', resultData(row));
+    for (const row of page) chunk += resultLine(row);
     counts.result += page.length;
     progress.records += page.length;
     progress.results += page.length;

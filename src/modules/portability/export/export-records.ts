@@ -10,12 +10,11 @@ import type {
   QuoteRatingData,
   QuoteSubmissionData,
   ReportData,
-  ResultData,
   ResultFilterPresetData,
   TagData,
   TestActivityData,
 } from './export-format';
-import type { ResultRow, UserRow } from './export.repository';
+import type { UserRow } from './export.repository';
 
 /**
  * Record builders: one stored row (snake_case, as the snapshot reads it) to its record's data (export-format.ts).
@@ -282,41 +281,5 @@ export function approvedQuoteData(
     length: row.length,
     approvedAt: row.approved_at,
     roles,
-  };
-}
-
-export function resultData(row: ResultRow): ResultData {
-  return {
-    id: row.id,
-    timestamp: row.timestamp,
-    name: row.name,
-    wpm: row.wpm,
-    rawWpm: row.raw_wpm,
-    acc: row.acc,
-    consistency: row.consistency,
-    keyConsistency: row.key_consistency,
-    charStats: row.char_stats,
-    mode: row.mode,
-    mode2: row.mode2,
-    quoteLength: row.quote_length,
-    language: row.language,
-    difficulty: row.difficulty,
-    punctuation: row.punctuation,
-    numbers: row.numbers,
-    lazyMode: row.lazy_mode,
-    blindMode: row.blind_mode,
-    bailedOut: row.bailed_out,
-    stopOnLetter: row.stop_on_letter,
-    funbox: row.funbox,
-    tags: row.tags,
-    testDuration: row.test_duration,
-    afkDuration: row.afk_duration,
-    incompleteTestSeconds: row.incomplete_test_seconds,
-    restartCount: row.restart_count,
-    isPb: row.is_pb,
-    xp: row.xp,
-    chartData: row.chart_data,
-    keySpacingStats: row.key_spacing_stats,
-    keyDurationStats: row.key_duration_stats,
   };
 }

@@ -64,6 +64,8 @@ export class ExportController {
       const gzip = createGzip({ level: GZIP_LEVEL, flush: constants.Z_NO_FLUSH });
       // Either side failing or closing early ends the other: the snapshot closes with the response.
       body = pipeline(opened.stream, gzip, () => undefined);
+      // The header and the account go out at once (first byte), not when zlib's first block fills up.
+      opened.stream.once('data', () => setImmediate(() => gzip.flush()));
       void reply.header('Content-Encoding', 'gzip');
     }
     void reply.header('Vary', 'Accept-Encoding');

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { sql, type ControlledTransaction, type Selectable } from 'kysely';
 import { DATABASE, type Database } from '../../../infra/database/database';
-import type { DB, Results, Users } from '../../../infra/database/database.types';
+import type { DB, Users } from '../../../infra/database/database.types';
+import { RESULT_FIELDS, type ResultTextRow } from './result-line';
 
 export type UserRow = Omit<Selectable<Users>, 'last_result_hashes'>;
-export type ResultRow = Selectable<Results>;
 
 const USER_COLUMNS = [
   'uid',
@@ -53,41 +53,14 @@ const PB_COLUMNS = [
   'timestamp',
 ] as const;
 
-/** Every column of a result (the owner's uid is the header's). */
-const RESULT_COLUMNS = [
-  'id',
-  'uid',
-  'timestamp',
-  'name',
-  'wpm',
-  'raw_wpm',
-  'acc',
-  'consistency',
-  'key_consistency',
-  'char_stats',
-  'mode',
-  'mode2',
-  'quote_length',
-  'language',
-  'difficulty',
-  'punctuation',
-  'numbers',
-  'lazy_mode',
-  'blind_mode',
-  'bailed_out',
-  'stop_on_letter',
-  'funbox',
-  'tags',
-  'test_duration',
-  'afk_duration',
-  'incomplete_test_seconds',
-  'restart_count',
-  'is_pb',
-  'xp',
-  'chart_data',
-  'key_spacing_stats',
-  'key_duration_stats',
-] as const satisfies readonly (keyof ResultRow)[];
+/** The result columns the cursor reads: arrays and jsonb as JSON text (no parsing here, written as they come). */
+const RESULT_SELECT = sql.join(
+  RESULT_FIELDS.map(([, column, kind]) => {
+    if (kind === 'array') return sql`array_to_json(${sql.ref(column)})::text AS ${sql.id(column)}`;
+    if (kind === 'json') return sql`${sql.ref(column)}::text AS ${sql.id(column)}`;
+    return sql.ref(column);
+  }),
+);
 
 const CURSOR = 'account_export_results';
 
@@ -309,15 +282,20 @@ export class ExportSnapshot {
     return Number(row.n);
   }
 
-  /** Oldest first, ties by id: one index scan for the whole history, read `fetchResults` pages at a time. */
+  /**
+   * Oldest first, ties by id: one index scan for the whole history, read `fetchResults` pages at a time.
+   * `extra_float_digits` 1 (PostgreSQL's default, pinned for this transaction): floats inside the jsonb columns
+   * print as the shortest text that reads back exactly.
+   */
   async openResults(uid: string): Promise<void> {
+    await sql`SET LOCAL extra_float_digits = 1`.execute(this.trx);
     await sql`DECLARE ${sql.id(CURSOR)} NO SCROLL CURSOR FOR
-      SELECT ${sql.join(RESULT_COLUMNS.map((c) => sql.id(c)))} FROM results
+      SELECT ${RESULT_SELECT} FROM results
       WHERE uid = ${uid} ORDER BY timestamp, id`.execute(this.trx);
   }
 
-  async fetchResults(count: number): Promise<ResultRow[]> {
-    const { rows } = await sql<ResultRow>`FETCH FORWARD ${sql.lit(count)} FROM ${sql.id(CURSOR)}`.execute(
+  async fetchResults(count: number): Promise<ResultTextRow[]> {
+    const { rows } = await sql<ResultTextRow>`FETCH FORWARD ${sql.lit(count)} FROM ${sql.id(CURSOR)}`.execute(
       this.trx,
     );
     return rows;
