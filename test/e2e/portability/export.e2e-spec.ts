@@ -8,6 +8,7 @@ import {
 import { DATA_RECORD_TYPES, EXPORT_FORMAT } from '../../../src/modules/portability/export/export-format';
 import { OMITTED_COLUMNS, RECORD_TYPES } from '../../../src/modules/portability/export/export-storage';
 import { isStoreUnavailable, STORE_UNAVAILABLE_MESSAGE } from '../../../src/common/filters/store-errors';
+import { RESULT_FIELDS } from '../../../src/modules/portability/export/result-line';
 import { createUser } from '../../support/factories';
 import { createTestStores } from '../../support/stores';
 import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy';
@@ -298,6 +299,45 @@ describe('GET /users/export', () => {
       .execute();
     for (const row of stored)
       expect(records.get(row.id)).toMatchObject({ xp: row.xp, stopOnLetter: row.stop_on_letter });
+  });
+
+  it('writes every result value exactly: escapes, floats, empty and NULL columns', async () => {
+    const { uid } = await createUser(t.db);
+    const tricky = {
+      id: 'tricky0000000000000000aa',
+      uid,
+      timestamp: 1_700_000_000_123,
+      name: 'quote " back \\ slash \n line \u2028 ünï 🎹 \u0001',
+      wpm: 0.1 + 0.2,
+      raw_wpm: 1e-7,
+      acc: 99.99999999999999,
+      consistency: 1e21,
+      key_consistency: null,
+      char_stats: [0, -1, 2_147_483_647, 3],
+      mode: 'quote',
+      mode2: '"15"',
+      quote_length: 2,
+      language: 'english_1k',
+      test_duration: 12.345678901234567,
+      funbox: ['mirror', 'a "quoted", {braced} one'],
+      tags: [],
+      chart_data: JSON.stringify({ wpm: [1.5, 2e-7, 30], err: [], 'odd "key"': { nested: [null, true] } }),
+      key_spacing_stats: null,
+      key_duration_stats: JSON.stringify({ average: 90.1, sd: 0 }),
+    };
+    await t.db.insertInto('results').values(tricky).execute();
+    const [record] = recordsOf(parseExport((await fetchExport(t, await t.bearer(uid))).text), 'result');
+    const stored = await t.db
+      .selectFrom('results')
+      .selectAll()
+      .where('id', '=', tricky.id)
+      .executeTakeFirstOrThrow();
+    expect(record).toEqual(
+      Object.fromEntries(
+        RESULT_FIELDS.map(([field, column]) => [field, stored[column as keyof typeof stored]]),
+      ),
+    );
+    expect(record).toMatchObject({ name: tricky.name, wpm: 0.1 + 0.2, rawWpm: 1e-7, consistency: 1e21 });
   });
 
   it('never contains a hash, a token or any other secret', async () => {

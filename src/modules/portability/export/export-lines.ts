@@ -131,16 +131,25 @@ export async function* exportLines(
   );
 
   await snapshot.openResults(uid);
+  // One page ahead: PostgreSQL reads and formats the next page while this one is written here and sent, instead
+  // of each side waiting for the other. Marked handled at once: when the reader goes away mid-page, the pending
+  // fetch may fail with nobody awaiting it (the snapshot's rollback waits for it on the connection).
+  const fetchPage = () => {
+    const pending = snapshot.fetchResults(RESULTS_PAGE);
+    pending.catch(() => undefined);
+    return pending;
+  };
+  let next = fetchPage();
   for (;;) {
-    const page = await snapshot.fetchResults(RESULTS_PAGE);
+    const page = await next;
     if (page.length === 0) break;
+    next = page.length < RESULTS_PAGE ? Promise.resolve([]) : fetchPage();
     let chunk = '';
-    for (const row of page) chunk += resultLine(row);
+    for (const data of page) chunk += resultLine(data);
     counts.result += page.length;
     progress.records += page.length;
     progress.results += page.length;
     yield chunk;
-    if (page.length < RESULTS_PAGE) break;
   }
 
   const end: EndData = { records: progress.records, counts };

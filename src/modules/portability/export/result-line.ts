@@ -1,11 +1,7 @@
 import type { Results } from '../../../infra/database/database.types';
 import type { ResultData } from './export-format';
 
-/**
- * How a result column reaches its record: `text` as a JSON string; `number` and `boolean` as they are; `array` and
- * `json` (PostgreSQL arrays and jsonb) read as JSON text from the database (`array_to_json(..)::text`,
- * `..::text`) and written as they come.
- */
+/** How a result column is written into its record's JSON (by PostgreSQL, see export.repository.ts). */
 export type ResultFieldKind = 'text' | 'number' | 'boolean' | 'array' | 'json';
 
 /** The result record, field by field from its column, in record order (export-format.ts `ResultData`). */
@@ -48,28 +44,11 @@ type UnbuiltField = Exclude<keyof ResultData, (typeof RESULT_FIELDS)[number][0]>
 const everyFieldBuilt: UnbuiltField extends never ? true : UnbuiltField = true;
 void everyFieldBuilt;
 
-/** A result row as the export cursor reads it: arrays and jsonb as JSON text, the rest as parsed by pg. */
-export type ResultTextRow = Record<(typeof RESULT_FIELDS)[number][1], string | number | boolean | null>;
-
-const PARTS = RESULT_FIELDS.map(([field, column, kind], i) => ({
-  prefix: `${i === 0 ? '' : ','}${JSON.stringify(field)}:`,
-  column,
-  kind,
-}));
-
 /**
- * One result's NDJSON line, written straight from the row: the history is most of an export, and a line built as text
- * (no object per row, no re-parsing of the chart's JSON) streams several times faster than mapping each row to a
- * record and serialising it (issue 22, item 6: 50,000 records/s). Numbers print as JSON.stringify prints them.
+ * One result's NDJSON line around its record data, which PostgreSQL writes as JSON text from RESULT_FIELDS
+ * (export.repository.ts): the history is most of an export, and text that needs no parsing into a row object, no
+ * mapping and no re-serialising here streams several times faster (issue 22, item 6: 50,000 records/s).
  */
-export function resultLine(row: ResultTextRow): string {
-  let out = '{"type":"result","data":{';
-  for (const part of PARTS) {
-    const value = row[part.column];
-    out += part.prefix;
-    if (value === null || value === undefined) out += 'null';
-    else if (part.kind === 'text') out += JSON.stringify(value);
-    else out += String(value);
-  }
-  return `${out}}}\n`;
+export function resultLine(data: string): string {
+  return `{"type":"result","data":${data}}\n`;
 }
