@@ -82,6 +82,8 @@ describe('GET /users/export', () => {
     );
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.headers['cache-control']).toBe('no-store');
+    // A web client on another origin may read the file name (CORS).
+    expect(String(plain.headers['access-control-expose-headers'])).toContain('Content-Disposition');
     expect(JSON.parse(parsed.lines[0]!)).toEqual({
       format: EXPORT_FORMAT,
       version: 1,
