@@ -145,7 +145,9 @@ function row(
     note:
       `requests/s = records/s; CPU ms/req = per record; p50 = first byte ${timing.firstByteMs.toFixed(0)} ms; p99 = whole export ` +
       `${(timing.totalMs / 1000).toFixed(2)} s; ${timing.records} records, ${(timing.bytes / 1e6).toFixed(1)} MB on the wire; ` +
-      `RSS ${rss.before.toFixed(0)} MB before, ${rss.max?.toFixed(0) ?? 'n/a'} MB max`,
+      `RSS ${rss.before.toFixed(0)} MB before, ${rss.max?.toFixed(0) ?? 'n/a'} MB max; CPU per record: server ` +
+      `${cpu === null ? 'n/a' : ((cpu * 1e6) / Math.max(timing.records, 1)).toFixed(1)} µs, PostgreSQL ` +
+      `${postgres === null ? 'n/a' : ((postgres * 1e6) / Math.max(timing.records, 1)).toFixed(1)} µs`,
   };
 }
 

@@ -436,7 +436,7 @@ describe('GET /users/export', () => {
 
     it('aborts without an end line when the database fails mid-stream, and frees its slot', async () => {
       const { uid } = await createUser(t.db);
-      await seedResults(t, uid, 2_000, 1_600_000_000_000);
+      await seedResults(t, uid, 6_000, 1_600_000_000_000);
       const opened = await service().open(uid);
       const head = await firstChunk(opened.stream);
       // The snapshot's connection is the one in a transaction (the pool's others are idle); cut it.
