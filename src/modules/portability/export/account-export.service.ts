@@ -43,6 +43,12 @@ interface Running {
   waitingSince: number | null;
 }
 
+/** Ends a running export with a reason; its reader may have no error listener of its own (yet). */
+function end(stream: Readable, reason: Error): void {
+  if (stream.listenerCount('error') === 0) stream.once('error', () => undefined);
+  stream.destroy(reason);
+}
+
 /**
  * Streams one account's export (export-format.ts) from a consistent snapshot. The account row is read before the
  * stream is handed out, so an unknown user or a database outage is an ordinary error answer (404, 503); after the
@@ -52,12 +58,6 @@ interface Running {
  * quarter of its pool at once (503 beyond), and an export whose reader stopped reading is ended after
  * `EXPORT_STALL_MS`. Shutdown ends the running ones (their downloads fail rather than hold the drain).
  */
-/** Ends a running export with a reason; its reader may have no error listener of its own (yet). */
-function end(stream: Readable, reason: Error): void {
-  if (stream.listenerCount('error') === 0) stream.once('error', () => undefined);
-  stream.destroy(reason);
-}
-
 @Injectable()
 export class AccountExportService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(AccountExportService.name);
