@@ -48,6 +48,21 @@ export default tseslint.config(
     rules: { 'no-console': 'off' },
   },
   {
+    // Plain Node ESM scripts (no TypeScript, so no-undef applies): the web platform globals Node provides.
+    files: ['scripts/**/*.mjs'],
+    languageOptions: {
+      globals: {
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        fetch: 'readonly',
+        AbortController: 'readonly',
+        URL: 'readonly',
+        URLSearchParams: 'readonly',
+      },
+    },
+    rules: { 'no-console': 'off' },
+  },
+  {
     files: ['**/*.js', '**/*.cjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

@@ -8,6 +8,7 @@ import { loadEnv } from '../src/config/env';
 import { freePort } from '../src/infra/embedded/free-port';
 import { DEFAULT_SIZE, type DatasetSize } from './lib/dataset';
 import { evaluateTargets, renderRatios, renderTable, renderTargets } from './lib/report';
+import { cleanUpOnce } from './lib/clean-up';
 import { startServerProcess, type ServerProcess } from './lib/server-process';
 import { postmasterPid } from './lib/postgres-cpu';
 import { benchDataDir, startBenchStack } from './lib/stack';
@@ -17,6 +18,7 @@ import { leaderboardPageScenario, leaderboardRankScenario } from './scenarios/le
 import { openLoopScenario } from './scenarios/open-loop';
 import { liveRanksScenario } from './scenarios/live-ranks';
 import { profileScenario } from './scenarios/profile';
+import { importOriginalScenario } from './scenarios/import-original';
 import { resultsReadScenario } from './scenarios/results-read';
 import { snapshotScenario } from './scenarios/snapshot';
 import { submitScenario } from './scenarios/submit';
@@ -33,9 +35,11 @@ const USAGE = `usage: npm run bench -- [options]
   --duration S          seconds per read scenario (default 10)
   --submit-requests N   POST /results per server in scenario 1, one per user (default 20000)
   --rounds N            scenario 1 alternates ours and the baseline in N rounds, best round counts (default 3)
-  --only LIST           scenarios to run, e.g. 1,5 (default all: 1,2,3,4,5,6,7,8,9); --only 9 alone needs no
-                        dataset (it seeds its own account) and no baseline
-  --export-results N    results of scenario 9's account (default 100000)
+  --only LIST           scenarios to run, e.g. 1,5 (default all: 1,2,3,4,5,6,7,8,9,10); --only 9, 10 or 9,10 needs no
+                        dataset and no baseline (9 imports into a database of its own, 10 seeds its own account)
+  --import-users N, --import-results-per-user N
+                        size of scenario 9's dump of the original platform (default 100000 x 10)
+  --export-results N    results of scenario 10's account (default 100000)
   --open-rate N         requests/s of every route in scenario 8 (default: half the maximum this run measured for
                         the route, else a fixed default; the report says which)
   --profile             CPU-profile our server (.bench-data/profiles/*.cpuprofile)
@@ -79,11 +83,13 @@ function parseRunArgs(argv: string[]) {
       'board-users': { type: 'string' },
       'open-rate': { type: 'string' },
       'export-results': { type: 'string' },
+      'import-users': { type: 'string' },
+      'import-results-per-user': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
   });
-  const only = new Set((values.only ?? '1,2,3,4,5,6,7,8,9').split(',').map((s) => s.trim()));
+  const only = new Set((values.only ?? '1,2,3,4,5,6,7,8,9,10').split(',').map((s) => s.trim()));
   return {
     help: values.help ?? false,
     connections: Math.round(positive(values.connections, 64, 'connections')),
@@ -94,6 +100,10 @@ function parseRunArgs(argv: string[]) {
     profile: values.profile ?? false,
     openRate: values['open-rate'] === undefined ? undefined : positive(values['open-rate'], 0, 'open-rate'),
     exportResults: Math.round(positive(values['export-results'], 100_000, 'export-results')),
+    importSize: {
+      users: Math.round(positive(values['import-users'], 100_000, 'import-users')),
+      resultsPerUser: Math.round(positive(values['import-results-per-user'], 10, 'import-results-per-user')),
+    },
     size: {
       users: values.users === undefined ? undefined : Math.round(positive(values.users, 0, 'users')),
       resultsPerUser:
@@ -188,7 +198,7 @@ async function startBaseline(
   });
 }
 
-/** Stands in for the baseline when no scenario that compares with it runs (`--only 9`). */
+/** Stands in for the baseline when no scenario that compares with it runs (`--only 10`). */
 function withoutBaseline(): ServerProcess {
   const refuse = () => Promise.reject(new Error('the baseline was not started for these scenarios'));
   return {
@@ -210,23 +220,49 @@ async function main(): Promise<void> {
   const issuer = new BenchIssuer();
   const servers: ServerProcess[] = [];
   let pool: pg.Pool | null = null;
-  let stopping = false;
-  const cleanUp = async () => {
-    if (stopping) return;
-    stopping = true;
-    for (const server of servers.reverse()) await server.stop().catch((e: Error) => console.error(e.message));
-    await pool?.end();
-    await issuer.stop();
-    await stack.stop();
-  };
-  // Ctrl-C must not leave servers, PostgreSQL or Redis running.
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  // The servers first (newest first), the stores last.
+  const cleanUp = cleanUpOnce(
+    () => [
+      ...[...servers].reverse().map((server) => () => server.stop()),
+      () => pool?.end(),
+      () => issuer.stop(),
+      () => stack.stop(),
+    ],
+    (e) => console.error(e.message),
+  );
+  // Ctrl-C (or a closed terminal) must not leave servers, PostgreSQL or Redis running: they are in process groups of
+  // their own, so only this process gets the signal, and it stops them in order.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
   }
+  const importScenario = () =>
+    importOriginalScenario({
+      databaseUrl: stack.databaseUrl,
+      redisUrl: stack.redisUrl,
+      dataDir,
+      size: args.importSize,
+      log,
+    });
   try {
+    if ([...args.only].every((id) => id === '9')) {
+      // The import needs neither the seeded dataset nor the servers: it imports into a database of its own.
+      const rows = [await importScenario()];
+      const loadAfter = loadavg();
+      const report = [
+        `## Benchmark run ${new Date().toISOString()} (scenario 9 only)`,
+        '',
+        `Machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), load average ${loadBefore[0]?.toFixed(2)} ` +
+          `before, ${loadAfter[0]?.toFixed(2)} after (1 min).`,
+        '',
+        renderTable(rows),
+      ].join('\n');
+      console.log(`\n${report}\n`);
+      writeFileSync(join(dataDir, 'last-run.md'), `${report}\n`);
+      return;
+    }
     const size = await datasetSize(stack.databaseUrl, args.size);
-    // Scenario 9 seeds its own account: run alone, it needs neither the dataset nor the baseline.
-    const needsDataset = [...args.only].some((id) => id !== '9');
+    // Scenario 10 seeds its own account: run alone, it needs neither the dataset nor the baseline.
+    const needsDataset = [...args.only].some((id) => id !== '10' && id !== '9');
     if (needsDataset) {
       log(`dataset: ${size.users} users x ${size.resultsPerUser} results, ${size.boardUsers} board users`);
       const seeded = await seed({ ...size, databaseUrl: stack.databaseUrl, reset: false, jobs: 2, log });
@@ -327,9 +363,10 @@ async function main(): Promise<void> {
     await run('4', () => profileScenario(context));
     await run('5', () => resultsReadScenario(context));
     await run('7', () => liveRanksScenario(context, appEnv));
+    await run('9', importScenario);
     // After 1, 2 and 4: it runs at half the maxima they measured.
     await run('8', () => openLoopScenario(context, rows, args.openRate));
-    await run('9', () =>
+    await run('10', () =>
       exportScenario(context, args.exportResults, {
         DATABASE_URL: stack.databaseUrl,
         REDIS_URL: stack.redisUrl,
@@ -345,7 +382,7 @@ async function main(): Promise<void> {
         `before, ${loadAfter[0]?.toFixed(2)} after (1 min). ` +
         (needsDataset
           ? `Dataset: ${size.users} users x ${size.resultsPerUser} results, ${size.boardUsers} board users. `
-          : 'No dataset (scenario 9 seeds its own account). ') +
+          : 'No dataset (scenario 10 seeds its own account). ') +
         `${args.connections} connections; reads ${args.duration} s each; ` +
         `scenario 1: ${args.submitRequests} submissions per server.`,
       '',

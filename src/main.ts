@@ -38,7 +38,7 @@ async function main(): Promise<void> {
     if (e instanceof DependencyError) {
       log.fatal(
         { variable: e.variable, target: e.target, err: e.message },
-        `cannot start: ${e.variable} unreachable`,
+        `cannot start: ${e.variable} ${e.problem}`,
       );
       process.exit(1);
     }

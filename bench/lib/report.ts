@@ -210,12 +210,12 @@ export const EXPORT_RECORDS_PER_SECOND = 50_000;
 export const EXPORT_RSS_GROWTH_MB = 64;
 
 function exportTargets(rows: ScenarioRow[]): TargetLine[] {
-  const runs = rows.filter((r) => /^9-http/.test(r.id));
+  const runs = rows.filter((r) => /^10-http/.test(r.id));
   if (runs.length === 0)
-    return [{ target: 'Scenario 9: account export', verdict: 'not available', figures: 'not run' }];
+    return [{ target: 'Scenario 10: account export', verdict: 'not available', figures: 'not run' }];
   return runs.map((row) => {
     const target =
-      `Scenario 9: ${row.scenario}: >= ${fmt(EXPORT_RECORDS_PER_SECOND)} records/s, first byte <= 1 s, ` +
+      `Scenario 10: ${row.scenario}: >= ${fmt(EXPORT_RECORDS_PER_SECOND)} records/s, first byte <= 1 s, ` +
       `server RSS growth <= ${EXPORT_RSS_GROWTH_MB} MB`;
     const r = row.result;
     if (!r || r.rssMb === null || row.rssBeforeMb === undefined)

@@ -52,7 +52,13 @@ export async function startServerProcess(options: {
     env: { PATH: process.env.PATH ?? '', ...options.env },
     // The IPC channel carries the profiler's start and stop (bench/lib/profiler-hook.ts).
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    // A process group of its own: a terminal's Ctrl-C reaches only the runner, which stops the servers in order and
+    // then the stores; the exit hook kills a server the runner could not stop (it crashed, or exited at once).
+    detached: true,
   });
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
   const exited = exitOf(child);

@@ -17,5 +17,6 @@ export async function startBenchStack(log: (line: string) => void): Promise<DevS
   }
   const dataDir = benchDataDir();
   log(`stores: embedded PostgreSQL and redis-server in ${dataDir}`);
-  return startDevStack({ dataDir, redisUrl: process.env.REDIS_URL, publish: true });
+  // In process groups of their own: the runner stops them after its servers, on Ctrl-C too (bench/run.ts).
+  return startDevStack({ dataDir, redisUrl: process.env.REDIS_URL, publish: true, ownProcessGroup: true });
 }

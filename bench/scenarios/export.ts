@@ -58,7 +58,7 @@ async function seedExportAccount(pool: pg.Pool, results: number, log: (line: str
   );
   await pool.query('VACUUM (ANALYZE) results');
   log(
-    `scenario 9: seeded ${results} results for ${UID} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    `scenario 10: seeded ${results} results for ${UID} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
 }
 
@@ -191,7 +191,7 @@ async function cliExport(
     const code = await new Promise<number | null>((done) => child.once('exit', done));
     const usage = sampler.stop();
     const match = /exported \S+ \(\S+\): (\d+) records/.exec(out);
-    if (code !== 0 || !match) context.log(`scenario 9: the CLI failed (${code}): ${out.slice(-500)}`);
+    if (code !== 0 || !match) context.log(`scenario 10: the CLI failed (${code}): ${out.slice(-500)}`);
     return {
       timing: {
         records: Number(match?.[1] ?? 0),
@@ -222,14 +222,14 @@ export async function exportScenario(
   const server = context.servers.ours;
   const url = `${server.url}/users/export`;
   const token = context.issuer.token(UID);
-  context.log(`scenario 9: GET /users/export of ${results} results (warm-up, then plain and gzip) ...`);
+  context.log(`scenario 10: GET /users/export of ${results} results (warm-up, then plain and gzip) ...`);
   await download(url, token, true);
   const rows: ScenarioRow[] = [];
   for (const gzip of [false, true]) {
     const run = await sampled(server.pid, context.postgresPid, () => download(url, token, gzip));
     rows.push(
       row(
-        `9-http${gzip ? '-gzip' : ''}`,
+        `10-http${gzip ? '-gzip' : ''}`,
         `GET /users/export, ${results} results${gzip ? ', gzip' : ''}`,
         run.value,
         run.rss,
@@ -238,10 +238,10 @@ export async function exportScenario(
       ),
     );
   }
-  context.log('scenario 9: npm run cli -- users export --out ...');
+  context.log('scenario 10: npm run cli -- users export --out ...');
   const cli = await cliExport(context, cliEnv);
   const cliRow = row(
-    '9-cli',
+    '10-cli',
     `CLI users export --out, ${results} results (process boot included)`,
     cli.timing,
     cli.rss,

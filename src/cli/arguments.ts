@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { isValidUid } from '../common/auth/uid';
 import type { Permission } from '../common/auth/policy.decorators';
+import { ID_PATTERN } from '../common/ids';
 
 /** Argument parsers: they run while commander parses, so a bad argument fails before any store is touched. */
 
@@ -35,6 +36,19 @@ export function outputFile(value: string): string {
   if (kind(dirname(path)) !== 'directory')
     throw new InvalidArgumentError(`the directory of ${value} does not exist`);
   return path;
+export function entityId(value: string): string {
+  if (!ID_PATTERN.test(value)) throw new InvalidArgumentError('not an id');
+  return value;
+}
+
+/** A whole number from `min` up. */
+export function wholeNumber(min: number): (value: string) => number {
+  return (value) => {
+    if (!/^\d+$/.test(value) || Number(value) < min) {
+      throw new InvalidArgumentError(`expected a whole number of at least ${min}`);
+    }
+    return Number(value);
+  };
 }
 
 export function permission(value: string): Permission {

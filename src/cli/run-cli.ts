@@ -13,10 +13,12 @@ import { DependencyError, preflight } from '../infra/runtime/preflight';
 import { describeRedisTarget, describeTarget } from '../infra/runtime/target';
 import type { CliContext, CliIo, CommandGroup } from './cli-context';
 import { UsageError } from './cli-context';
+import { importCommands } from './commands/import';
 import { leaderboardsCommands } from './commands/leaderboards';
 import { permissionsCommands } from './commands/permissions';
 import { premiumCommands } from './commands/premium';
 import { psasCommands } from './commands/psas';
+import { resultsCommands } from './commands/results';
 import { usersCommands } from './commands/users';
 
 export type { CliIo } from './cli-context';
@@ -28,6 +30,8 @@ const COMMAND_GROUPS: CommandGroup[] = [
   premiumCommands,
   leaderboardsCommands,
   psasCommands,
+  importCommands,
+  resultsCommands,
 ];
 
 const TARGET_HELP = `

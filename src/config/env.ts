@@ -1,3 +1,7 @@
+import { readRedisSecurity, type RedisSecurity } from './redis-env';
+
+export type { RedisSecurity, RedisTls } from './redis-env';
+
 /**
  * Process environment, read and validated once at boot. Everything the service needs from the outside world comes
  * through here, so tests and the benchmark build an `AppEnv` directly instead of mutating `process.env`.
@@ -5,7 +9,7 @@
 export type AppMode = 'dev' | 'production';
 export type AuthProviderKind = 'firebase' | 'oidc' | 'none';
 
-export interface AppEnv {
+export interface AppEnv extends RedisSecurity {
   mode: AppMode;
   port: number;
   host: string;
@@ -15,7 +19,10 @@ export interface AppEnv {
   databaseStatementTimeoutMs: number;
   /** How long a request waits for a pool connection (and a new connection for its handshake) before failing (503). */
   databaseConnectTimeoutMs: number;
-  /** A single Redis server (`REDIS_URL`); empty when `redisClusterNodes` names a Redis Cluster instead. */
+  /**
+   * A single Redis server (`REDIS_URL`); empty when `redisClusterNodes` names a Redis Cluster instead. It may carry a
+   * password: print `describeTarget(redisUrl)`, never the URL. Credentials and TLS for either: `RedisSecurity`.
+   */
   redisUrl: string;
   /** Seed nodes of a Redis Cluster (`REDIS_CLUSTER_NODES`); empty for a single server. */
   redisClusterNodes: RedisNode[];
@@ -237,6 +244,9 @@ export function loadEnv(src: Source = process.env, defaults: Partial<AppEnv> = {
     ),
     redisUrl,
     redisClusterNodes,
+    ...readRedisSecurity(src, redisUrl, defaults, (message) => {
+      throw new EnvError(message);
+    }),
     redisKeyPrefix: redisKeyPrefix(src, defaults.redisKeyPrefix ?? ''),
     redisCommandTimeoutMs: int(src, 'REDIS_COMMAND_TIMEOUT_MS', defaults.redisCommandTimeoutMs ?? 2_000, 1),
     redisConnectTimeoutMs: int(src, 'REDIS_CONNECT_TIMEOUT_MS', defaults.redisConnectTimeoutMs ?? 2_000, 1),

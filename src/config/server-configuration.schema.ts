@@ -1,4 +1,6 @@
+import { ANTI_CHEAT_SCHEMA, type AntiCheatConfiguration } from './anti-cheat-configuration';
 import { defaultsOf, s } from './config-schema';
+import type { Int } from '../common/int';
 
 const modeRule = s.obj({ language: s.str('', 100), mode: s.str('', 100), mode2: s.str('', 100) });
 const rewardBracket = s.obj({
@@ -22,6 +24,7 @@ export const SERVER_CONFIGURATION_SCHEMA = s.obj({
     limits: s.obj({ regularUser: s.int(1000, 0), premiumUser: s.int(10000, 0) }),
     maxBatchSize: s.int(1000, 1),
     botCheck: s.obj({ minWpm: s.num(130, 0), maxTestDuration: s.num(122, 0) }),
+    antiCheat: ANTI_CHEAT_SCHEMA,
     // The spec does not name result filter presets: the original's defaults (contract facts §5), off.
     // On by default (unlike the original's false/0) so its client's filter presets work out of the box (DECISIONS: switches on).
     filterPresets: s.obj({ enabled: s.bool(true), maxPresetsPerUser: s.int(10, 0) }),
@@ -98,44 +101,45 @@ export interface ModeRule {
   mode2: string;
 }
 export interface RewardBracket {
-  minRank: number;
-  maxRank: number;
-  minReward: number;
-  maxReward: number;
+  minRank: Int;
+  maxRank: Int;
+  minReward: Int;
+  maxReward: Int;
 }
 
 export interface ServerConfiguration {
   maintenance: boolean;
-  dev: { responseSlowdownMs: number };
+  dev: { responseSlowdownMs: Int };
   results: {
     savingEnabled: boolean;
     objectHashCheckEnabled: boolean;
-    limits: { regularUser: number; premiumUser: number };
-    maxBatchSize: number;
+    limits: { regularUser: Int; premiumUser: Int };
+    maxBatchSize: Int;
     botCheck: { minWpm: number; maxTestDuration: number };
-    filterPresets: { enabled: boolean; maxPresetsPerUser: number };
+    antiCheat: AntiCheatConfiguration;
+    filterPresets: { enabled: boolean; maxPresetsPerUser: Int };
   };
   quotes: {
-    reporting: { enabled: boolean; maxReports: number; contentReportLimit: number };
+    reporting: { enabled: boolean; maxReports: Int; contentReportLimit: Int };
     submissionsEnabled: boolean;
-    maxFavorites: number;
+    maxFavorites: Int;
     /** Pending submissions per language; more are refused with 409. */
-    maxQueuedPerLanguage: number;
+    maxQueuedPerLanguage: Int;
   };
-  presets: { maxPerUser: number };
+  presets: { maxPerUser: Int };
   admin: { endpointsEnabled: boolean };
   apeKeys: {
     endpointsEnabled: boolean;
     acceptKeys: boolean;
-    maxKeysPerUser: number;
-    apeKeyBytes: number;
-    apeKeySaltRounds: number;
+    maxKeysPerUser: Int;
+    apeKeyBytes: Int;
+    apeKeySaltRounds: Int;
   };
   users: {
     signUp: boolean;
-    lastHashesCheck: { enabled: boolean; maxHashes: number };
+    lastHashesCheck: { enabled: boolean; maxHashes: Int };
     discordIntegration: { enabled: boolean };
-    autoBan: { enabled: boolean; maxCount: number; maxHours: number };
+    autoBan: { enabled: boolean; maxCount: Int; maxHours: Int };
     profiles: { enabled: boolean };
     xp: {
       enabled: boolean;
@@ -145,34 +149,34 @@ export interface ServerConfiguration {
       minDailyBonus: number;
       streak: { enabled: boolean; maxStreakDays: number; maxStreakMultiplier: number };
     };
-    inbox: { enabled: boolean; maxMail: number };
+    inbox: { enabled: boolean; maxMail: Int };
     premium: { enabled: boolean };
   };
   rateLimiting: {
     badAuthentication: {
       enabled: boolean;
-      maxAttempts: number;
-      windowSeconds: number;
+      maxAttempts: Int;
+      windowSeconds: Int;
       penalty: number;
-      flaggedStatusCodes: number[];
+      flaggedStatusCodes: Int[];
     };
   };
   dailyLeaderboards: {
     enabled: boolean;
-    maxResults: number;
+    maxResults: Int;
     leaderboardExpirationTimeInDays: number;
     validModeRules: ModeRule[];
     scheduleRewardsModeRules: ModeRule[];
-    topResultsToAnnounce: number;
+    topResultsToAnnounce: Int;
     xpRewardBrackets: RewardBracket[];
   };
   leaderboards: {
     minTimeTyping: number;
     /** How often the all-time snapshot is rebuilt (DECISIONS.md: every 5 minutes by default). */
-    rebuildIntervalSeconds: number;
+    rebuildIntervalSeconds: Int;
     weeklyXp: { enabled: boolean; expirationTimeInDays: number; xpRewardBrackets: RewardBracket[] };
   };
-  connections: { enabled: boolean; maxPerUser: number };
+  connections: { enabled: boolean; maxPerUser: Int };
 }
 
 export type DeepPartial<T> = { [K in keyof T]?: T[K] extends unknown[] ? T[K] : DeepPartial<T[K]> };

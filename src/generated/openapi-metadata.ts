@@ -5,6 +5,7 @@ export default async () => {
     ['./modules/results/dto/completed-result.dto']: require('../modules/results/dto/completed-result.dto'),
     ['./modules/users/dto/collections.dto']: require('../modules/users/dto/collections.dto'),
     ['./modules/users/dto/profile.dto']: require('../modules/users/dto/profile.dto'),
+    ['./modules/admin/dto/admin-results.dto']: require('../modules/admin/dto/admin-results.dto'),
     ['./modules/admin/dto/admin.dto']: require('../modules/admin/dto/admin.dto'),
     ['./modules/presets/dto/preset.dto']: require('../modules/presets/dto/preset.dto'),
   };
@@ -110,37 +111,6 @@ export default async () => {
             },
             SubmitQuoteRatingDto: { rating: { required: true, type: () => Number, minimum: 1, maximum: 5 } },
           },
-        ],
-        [
-          require('../modules/connections/dto/connection-id.params'),
-          { ConnectionIdParams: { id: { required: true, type: () => String } } },
-        ],
-        [
-          require('../modules/connections/dto/create-connection.dto'),
-          {
-            CreateConnectionDto: {
-              receiverName: {
-                required: true,
-                type: () => String,
-                description: 'Looked up case-insensitively.',
-                minLength: 1,
-                maxLength: 16,
-              },
-            },
-          },
-        ],
-        [
-          require('../modules/connections/dto/list-connections.query'),
-          {
-            ListConnectionsQuery: {
-              status: { required: false, type: () => Object },
-              type: { required: false, type: () => Object },
-            },
-          },
-        ],
-        [
-          require('../modules/connections/dto/update-connection.dto'),
-          { UpdateConnectionDto: { status: { required: true, enum: ['accepted', 'rejected', 'blocked'] } } },
         ],
         [
           require('../modules/results/dto/completed-result.dto'),
@@ -256,6 +226,37 @@ export default async () => {
               resultId: { required: true, type: () => String },
             },
           },
+        ],
+        [
+          require('../modules/connections/dto/connection-id.params'),
+          { ConnectionIdParams: { id: { required: true, type: () => String } } },
+        ],
+        [
+          require('../modules/connections/dto/create-connection.dto'),
+          {
+            CreateConnectionDto: {
+              receiverName: {
+                required: true,
+                type: () => String,
+                description: 'Looked up case-insensitively.',
+                minLength: 1,
+                maxLength: 16,
+              },
+            },
+          },
+        ],
+        [
+          require('../modules/connections/dto/list-connections.query'),
+          {
+            ListConnectionsQuery: {
+              status: { required: false, type: () => Object },
+              type: { required: false, type: () => Object },
+            },
+          },
+        ],
+        [
+          require('../modules/connections/dto/update-connection.dto'),
+          { UpdateConnectionDto: { status: { required: true, enum: ['accepted', 'rejected', 'blocked'] } } },
         ],
         [
           require('../modules/leaderboards/dto/leaderboard-queries'),
@@ -456,6 +457,40 @@ export default async () => {
           },
         ],
         [
+          require('../modules/admin/dto/admin-results.dto'),
+          {
+            HeldResultsQueryDto: {
+              limit: { required: true, type: () => Number, default: 50, minimum: 1, maximum: 200 },
+              offset: { required: true, type: () => Number, default: 0, minimum: 0 },
+            },
+            AcceptedResultDto: { resultId: { required: true, type: () => String } },
+            RejectedResultDto: {
+              reason: {
+                required: false,
+                type: () => String,
+                description: 'Kept with the decision (for moderators; the user is not told).',
+                maxLength: 500,
+              },
+            },
+            AcceptResultsDto: {
+              results: {
+                required: true,
+                type: () => [t['./modules/admin/dto/admin-results.dto'].AcceptedResultDto],
+                minItems: 1,
+                maxItems: 100,
+              },
+            },
+            RejectResultsDto: {
+              results: {
+                required: true,
+                type: () => [t['./modules/admin/dto/admin-results.dto'].RejectedResultDto],
+                minItems: 1,
+                maxItems: 100,
+              },
+            },
+          },
+        ],
+        [
           require('../modules/admin/dto/admin.dto'),
           {
             AdminUidDto: { uid: { required: true, type: () => String } },
@@ -600,6 +635,26 @@ export default async () => {
           },
         ],
         [
+          require('../modules/results/results.controller'),
+          {
+            ResultsController: {
+              submit: {
+                summary:
+                  'Submits a completed test (the CompletedEvent); answers the XP earned, streak and leaderboard ranks.',
+              },
+              list: {},
+              listUnderUsers: { summary: 'Spec results rule 5: the same list under /users.' },
+              last: { summary: "The caller's newest result, in full." },
+              updateTags: {
+                summary:
+                  "Replaces a result's tags (tags the caller owns only) and re-evaluates the tags' personal bests.",
+              },
+              getOne: {},
+              deleteAll: {},
+            },
+          },
+        ],
+        [
           require('../modules/connections/connections.controller'),
           {
             ConnectionsController: {
@@ -618,26 +673,6 @@ export default async () => {
           {
             FriendsController: {
               list: { summary: "Profiles of the caller's accepted connections, then the caller." },
-            },
-          },
-        ],
-        [
-          require('../modules/results/results.controller'),
-          {
-            ResultsController: {
-              submit: {
-                summary:
-                  'Submits a completed test (the CompletedEvent); answers the XP earned, streak and leaderboard ranks.',
-              },
-              list: {},
-              listUnderUsers: { summary: 'Spec results rule 5: the same list under /users.' },
-              last: { summary: "The caller's newest result, in full." },
-              updateTags: {
-                summary:
-                  "Replaces a result's tags (tags the caller owns only) and re-evaluates the tags' personal bests.",
-              },
-              getOne: {},
-              deleteAll: {},
             },
           },
         ],
@@ -779,6 +814,24 @@ export default async () => {
               },
               rename: {},
               optOut: {},
+            },
+          },
+        ],
+        [
+          require('../modules/admin/admin-results.controller'),
+          {
+            AdminResultsController: {
+              listHeld: {
+                summary:
+                  'Held results, oldest first: why each was held, its figures and a summary of its key timing; `count` in all.',
+              },
+              accept: {
+                summary:
+                  'Approves held results: each enters the boards (all-time at the next live update, daily and weekly now).',
+              },
+              reject: {
+                summary: 'Rejects held results: each stays saved, marked, and never reaches a board.',
+              },
             },
           },
         ],

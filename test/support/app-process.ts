@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { freePort } from '../../src/infra/embedded/free-port';
+import { openedByTest } from './file-resources';
 
 export interface AppProcess {
   url: string;
@@ -44,12 +45,17 @@ export async function startAppProcess(env: Record<string, string>, port?: number
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+  };
+  const closed = openedByTest('server process (startAppProcess)', kill);
   return {
     url,
     child,
     async kill() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      await exited;
+      closed();
+      await kill();
     },
   };
 }

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
+import { closeWhenFileEnds } from './file-resources';
 
 export const TEST_ISSUER = 'https://issuer.test.local';
 export const TEST_AUDIENCE = 'typing-platform-test';
@@ -13,7 +14,10 @@ interface Jwks {
 
 let shared: Promise<Jwks> | null = null;
 
-/** A local JWKS endpoint with a freshly generated RS256 key, shared by every app in this test file. */
+/**
+ * A local JWKS endpoint with a freshly generated RS256 key, shared by every app in this test file and closed when the
+ * file ends (its request handler would otherwise keep the file's modules in memory for the rest of the run).
+ */
 export function testJwks(): Promise<Jwks> {
   shared ??= (async () => {
     const { publicKey, privateKey } = await generateKeyPair('RS256');
@@ -24,7 +28,11 @@ export function testJwks(): Promise<Jwks> {
       res.end(JSON.stringify({ keys: [jwk] }));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    server.unref();
+    closeWhenFileEnds('JWKS server', async () => {
+      shared = null;
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    });
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
     return { url: `http://127.0.0.1:${port}/jwks.json`, privateKey, kid, server };

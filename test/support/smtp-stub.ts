@@ -1,4 +1,5 @@
 import { SMTPServer } from 'smtp-server';
+import { openedByTest } from './file-resources';
 
 export interface ReceivedMail {
   from: string;
@@ -39,6 +40,8 @@ export async function startSmtpStub(): Promise<SmtpStub> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
+  const stop = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  const closed = openedByTest('SMTP stub (startSmtpStub)', stop);
   return {
     url: `smtp://127.0.0.1:${port}`,
     mails,
@@ -50,6 +53,9 @@ export async function startSmtpStub(): Promise<SmtpStub> {
       }
       return mails;
     },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () => {
+      closed();
+      return stop();
+    },
   };
 }

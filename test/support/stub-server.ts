@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { openedByTest } from './file-resources';
 
 export interface StubRequest {
   method: string;
@@ -56,10 +57,15 @@ export async function startStubServer(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
+  const stop = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  const closed = openedByTest('stub HTTP server (startStubServer)', stop);
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
     handle: (h) => (current = h),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () => {
+      closed();
+      return stop();
+    },
   };
 }

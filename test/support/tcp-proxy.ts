@@ -1,4 +1,5 @@
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { openedByTest } from './file-resources';
 
 export interface TcpProxy {
   port: number;
@@ -43,12 +44,16 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     for (const socket of sockets) socket.destroy();
     if (closing) await new Promise<void>((resolve) => closing.close(() => resolve()));
   };
+  const closed = openedByTest('TCP proxy (startTcpProxy)', cut);
   return {
     port,
     cut,
     async restore() {
       server ??= await open(port);
     },
-    close: cut,
+    close: () => {
+      closed();
+      return cut();
+    },
   };
 }

@@ -1,4 +1,4 @@
-import type { Type } from '@nestjs/common';
+import { Module, type OnApplicationShutdown, type Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { DestinationStream } from 'pino';
 import { createApp } from '../../src/app.factory';
@@ -8,6 +8,7 @@ import type { DeepPartial, ServerConfiguration } from '../../src/config/server-c
 import { ServerConfigurationService } from '../../src/config/server-configuration.service';
 import { DATABASE, type Database } from '../../src/infra/database/database';
 import { REDIS, type Redis } from '../../src/infra/redis/redis';
+import { openedByTest } from './file-resources';
 import { signIdToken, testJwks, TEST_AUDIENCE, TEST_ISSUER, type TokenOptions } from './jwks';
 import { createTestStores, type TestStores } from './stores';
 
@@ -60,6 +61,22 @@ export interface TestAppOptions {
 }
 
 /**
+ * A module that tells when its application closes, whoever closes it (`t.close()`, or a test that hands `t.app` to
+ * the shutdown code): the test environment fails a file that leaves an app open (test/support/environment.ts).
+ */
+function closeWatcher(): { module: Type; onClose: () => void } {
+  const watcher = { module: Object as Type, onClose: () => {} };
+  @Module({})
+  class TestAppCloseWatcher implements OnApplicationShutdown {
+    onApplicationShutdown(): void {
+      watcher.onClose();
+    }
+  }
+  watcher.module = TestAppCloseWatcher;
+  return watcher;
+}
+
+/**
  * The whole application on real PostgreSQL and Redis, with a manual clock and a local OIDC issuer, served through
  * Fastify's in-process injection (no port).
  */
@@ -85,12 +102,15 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ),
     ...options.env,
   };
+  const watcher = closeWatcher();
   const app = await createApp({
     env,
     clock,
-    extraModules: options.extraModules,
+    extraModules: [...(options.extraModules ?? []), watcher.module],
     logDestination: options.logDestination,
   });
+  const closed = openedByTest('test app (createTestApp)', () => app.close());
+  watcher.onClose = closed;
   const configuration = app.get(ServerConfigurationService);
   if (options.configuration) await configuration.patch(options.configuration);
 

@@ -33,11 +33,17 @@ export abstract class IdentityProvider {
   abstract deleteUser(uid: string): Promise<void>;
   abstract updateEmail(uid: string, email: string): Promise<void>;
   abstract updatePassword(uid: string, password: string): Promise<void>;
-  /** A password-reset link for the email, or null when no such account exists at the provider. */
+  /**
+   * A password-reset link for the email, or null when the provider has no account with it or makes no links (an OIDC
+   * issuer resets passwords on its own pages).
+   */
   abstract generatePasswordResetLink(email: string): Promise<string | null>;
 }
 
-/** Used in dev when no provider is configured: every Bearer token is refused, `Uid` auth still works. */
+/**
+ * Used in dev when no provider is configured: every Bearer token is refused, `Uid` auth still works. Password-reset
+ * links are made up (the dev mailer logs them), so the client's flow completes, as with verification links.
+ */
 export class NoIdentityProvider extends IdentityProvider {
   readonly kind = 'none';
   verifyIdToken(): Promise<VerifiedToken> {
@@ -55,7 +61,7 @@ export class NoIdentityProvider extends IdentityProvider {
   updatePassword(): Promise<void> {
     return Promise.resolve();
   }
-  generatePasswordResetLink(): Promise<string | null> {
-    return Promise.resolve(null);
+  generatePasswordResetLink(email: string): Promise<string | null> {
+    return Promise.resolve(`http://localhost:5005/dev/reset-password?email=${encodeURIComponent(email)}`);
   }
 }

@@ -4,6 +4,7 @@ import type { AppEnv } from '../../config/env';
 import loadOpenApiMetadata from '../../generated/openapi-metadata';
 import { PAYLOAD_SCHEMAS } from '../../generated/openapi-payloads';
 import { completeDocument } from './openapi-complete';
+import { declareIntegerFields } from './openapi-integers';
 import { collectRouteFacts } from './openapi-routes';
 
 /** `/livez` and `/readyz` are Fastify routes (outside Nest, see health.routes.ts), so they are described here. */
@@ -46,6 +47,7 @@ export async function buildApiDocument(
   version: string,
 ): Promise<OpenAPIObject> {
   await SwaggerModule.loadPluginMetadata(loadOpenApiMetadata);
+  declareIntegerFields();
   const config = new DocumentBuilder()
     .setTitle('Typing platform API')
     .setDescription(

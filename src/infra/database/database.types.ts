@@ -25,11 +25,18 @@ export interface ApeKeys {
   created_on: number;
   enabled: boolean;
   hash: string;
+  hash_scheme: Generated<string>;
   id: string;
   last_used_on: Generated<number>;
   modified_on: number;
   name: string;
   uid: string;
+}
+
+export interface Blocklist {
+  created_at: number;
+  hash: string;
+  kind: string;
 }
 
 export interface Connections {
@@ -73,6 +80,12 @@ export interface LeaderboardBests {
   timestamp: number;
   uid: string;
   wpm: number;
+}
+
+export interface LeaderboardBoardRemovals {
+  id: Generated<number>;
+  reason: string;
+  uid: string;
 }
 
 export interface LeaderboardBoards {
@@ -124,6 +137,7 @@ export interface PersonalBests {
   acc: number;
   consistency: number;
   difficulty: string;
+  held_result_id: string | null;
   language: string;
   lazy_mode: boolean;
   mode: string;
@@ -201,6 +215,19 @@ export interface ResultFilterPresets {
   filters: Json;
   id: string;
   name: string;
+  uid: string;
+}
+
+export interface ResultReviews {
+  decided_at: number | null;
+  decided_by: string | null;
+  decision_reason: string | null;
+  held_at: number;
+  key_timing: Json | null;
+  reasons: Json;
+  result: Json;
+  result_id: string;
+  status: Generated<string>;
   uid: string;
 }
 
@@ -329,11 +356,13 @@ export interface Users {
 
 export interface DB {
   ape_keys: ApeKeys;
+  blocklist: Blocklist;
   connections: Connections;
   custom_themes: CustomThemes;
   inbox_mail: InboxMail;
   leaderboard_best_changes: LeaderboardBestChanges;
   leaderboard_bests: LeaderboardBests;
+  leaderboard_board_removals: LeaderboardBoardRemovals;
   leaderboard_boards: LeaderboardBoards;
   leaderboard_entries: LeaderboardEntries;
   leaderboard_job_runs: LeaderboardJobRuns;
@@ -347,6 +376,7 @@ export interface DB {
   quotes: Quotes;
   release_jobs: ReleaseJobs;
   result_filter_presets: ResultFilterPresets;
+  result_reviews: ResultReviews;
   results: Results;
   server_configuration: ServerConfiguration;
   tag_personal_bests: TagPersonalBests;

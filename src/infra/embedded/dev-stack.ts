@@ -41,6 +41,8 @@ export async function startDevStack(options: {
   redisUrl?: string;
   log?: (line: string) => void;
   publish?: boolean;
+  /** PostgreSQL and redis-server in process groups of their own; the caller stops them after its app (on Ctrl-C too). */
+  ownProcessGroup?: boolean;
 }): Promise<DevStack> {
   const dataDir = resolve(options.dataDir);
   const stackFile = join(dataDir, STACK_FILE);
@@ -60,9 +62,19 @@ export async function startDevStack(options: {
     persistent: true,
     database: 'typing',
     onLog: options.log,
+    ownProcessGroup: options.ownProcessGroup,
   };
   let postgres = await startEmbeddedPostgres(postgresOptions);
-  const redis = options.redisUrl ? undefined : await startRedisServer({ dataDir: join(dataDir, 'redis') });
+  let redis: Awaited<ReturnType<typeof startRedisServer>> | undefined;
+  try {
+    redis = options.redisUrl
+      ? undefined
+      : await startRedisServer({ dataDir: join(dataDir, 'redis'), ownProcessGroup: options.ownProcessGroup });
+  } catch (e) {
+    // Nothing else would stop the PostgreSQL just started before this process exits.
+    await postgres.stop();
+    throw e;
+  }
   const redisUrl = options.redisUrl ?? (redis as { url: string }).url;
   if (options.publish) writeFileSync(stackFile, JSON.stringify({ databaseUrl: postgres.url, redisUrl }));
   return {

@@ -35,6 +35,11 @@ export interface EmbeddedPostgresOptions {
   database: string;
   port?: number;
   onLog?: (line: string) => void;
+  /**
+   * A process group of its own: a terminal's Ctrl-C then reaches only the caller, which must stop the server itself
+   * (after its app: `npm run dev`, the bench runner). Without it (tests, codegen) Ctrl-C stops the server too.
+   */
+  ownProcessGroup?: boolean;
 }
 
 const USER = 'postgres';
@@ -82,10 +87,21 @@ export function clusterDirFor(options: EmbeddedPostgresOptions, user: PostgresUs
   return moved;
 }
 
-function run(command: string, args: string[], user: PostgresUser | undefined): ChildProcess {
+/**
+ * `detached` puts the server in a process group of its own (`ownProcessGroup`): Ctrl-C in a terminal signals the whole
+ * foreground group, and PostgreSQL would shut down (cutting the app's connections) while the app is still closing.
+ * The caller stops it after the app (`stop()`, or the exit hook when the caller exits without stopping it).
+ */
+function run(
+  command: string,
+  args: string[],
+  user: PostgresUser | undefined,
+  detached = false,
+): ChildProcess {
   return spawn(command, args, {
     env: CHILD_ENV,
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached,
     ...(user ? { uid: user.uid, gid: user.gid } : {}),
   });
 }
@@ -129,6 +145,7 @@ function startServer(
   flags: string[],
   user: PostgresUser | undefined,
   onLog?: (line: string) => void,
+  detached = false,
 ): Promise<ChildProcess> {
   // TCP on loopback only: no Unix socket, so nothing depends on a socket directory the server's user can write.
   const child = run(
@@ -145,6 +162,7 @@ function startServer(
       ...flags,
     ],
     user,
+    detached,
   );
   let output = '';
   return new Promise((resolvePromise, reject) => {
@@ -200,7 +218,15 @@ export async function startEmbeddedPostgres(
   const flags = options.persistent
     ? []
     : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'];
-  const server = await startServer(binaries.postgres, clusterDir, port, flags, user, options.onLog);
+  const server = await startServer(
+    binaries.postgres,
+    clusterDir,
+    port,
+    flags,
+    user,
+    options.onLog,
+    options.ownProcessGroup,
+  );
   const exited = new Promise<void>((r) => server.once('exit', () => r()));
   // A safety net for a parent that exits without stopping us (the server would otherwise outlive it).
   const killOnExit = () => server.kill('SIGINT');

@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -6,6 +7,7 @@ import Redis from 'ioredis';
 import { freePort } from './free-port';
 
 export interface RedisServerHandle {
+  /** `redis://127.0.0.1:<port>`, or `rediss://` with TLS; never with the password. */
   url: string;
   port: number;
   /** The cluster bus port (cluster mode only). */
@@ -22,6 +24,76 @@ export interface RedisServerOptions {
   clusterDir?: string;
   /** Cluster bus port (cluster mode; a free one by default): a restarted node takes its old one again. */
   busPort?: number;
+  /** The default user's password (`requirepass`), also the one it presents to its master and cluster peers. */
+  password?: string;
+  /** ACL users besides the default one, each with every permission. */
+  users?: { name: string; password: string }[];
+  /** TLS only (no plain port), on the cluster bus and for replication too. */
+  tls?: RedisServerTls;
+  /**
+   * A process group of its own: a terminal's Ctrl-C then reaches only the caller, which stops the server after its
+   * app (`npm run dev`, the bench runner). Without it (tests) Ctrl-C stops the server too.
+   */
+  ownProcessGroup?: boolean;
+}
+
+/** PEM files of a TLS redis-server: its certificate (also its client certificate towards peers) and the CA. */
+export interface RedisServerTls {
+  certFile: string;
+  keyFile: string;
+  caFile: string;
+  /** Require a client certificate signed by the CA (`tls-auth-clients yes`). */
+  authClients?: boolean;
+}
+
+/** The arguments that secure a redis-server: a password, ACL users, TLS in place of the plain port. */
+function securityArgs(options: RedisServerOptions, port: number): string[] {
+  const args: string[] = [];
+  if (options.password) args.push('--requirepass', options.password, '--masterauth', options.password);
+  // An ACL rule is one config line of several words: `user <name> on ><password> ~* &* +@all`.
+  for (const user of options.users ?? [])
+    args.push('--user', user.name, 'on', `>${user.password}`, '~*', '&*', '+@all');
+  const tls = options.tls;
+  if (!tls) return ['--port', String(port), ...args];
+  return [
+    '--port',
+    '0',
+    '--tls-port',
+    String(port),
+    '--tls-cert-file',
+    tls.certFile,
+    '--tls-key-file',
+    tls.keyFile,
+    '--tls-ca-cert-file',
+    tls.caFile,
+    '--tls-auth-clients',
+    tls.authClients ? 'yes' : 'no',
+    '--tls-replication',
+    'yes',
+    ...(options.clusterDir ? ['--tls-cluster', 'yes'] : []),
+    ...args,
+  ];
+}
+
+/** ioredis options to reach a server started with `options` (as its administrator: the default user). */
+export function adminClientOptions(options: Pick<RedisServerOptions, 'password' | 'tls'>): {
+  password?: string;
+  tls?: { ca: Buffer; cert: Buffer; key: Buffer };
+} {
+  const tls = options.tls;
+  return {
+    ...(options.password ? { password: options.password } : {}),
+    // The server's own certificate serves as a client certificate too (what its cluster peers present).
+    ...(tls
+      ? {
+          tls: {
+            ca: readFileSync(tls.caFile),
+            cert: readFileSync(tls.certFile),
+            key: readFileSync(tls.keyFile),
+          },
+        }
+      : {}),
+  };
 }
 
 export function redisServerAvailable(): boolean {
@@ -34,7 +106,9 @@ function waitForPort(port: number, timeoutMs: number): Promise<void> {
     const attempt = () => {
       const socket = createConnection({ port, host: '127.0.0.1' });
       socket.once('connect', () => {
-        socket.end();
+        // Destroyed, not ended: a TLS port waits for a handshake and never answers a half-close, so an ended socket
+        // would stay open (and keep its caller's process busy) until the server times the handshake out.
+        socket.destroy();
         resolvePromise();
       });
       socket.once('error', () => {
@@ -57,8 +131,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   }
   const port = options.port ?? (await freePort());
   const args = [
-    '--port',
-    String(port),
+    ...securityArgs(options, port),
     '--bind',
     '127.0.0.1',
     '--save',
@@ -88,7 +161,14 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   } else {
     args.push('--appendonly', 'no');
   }
-  const child = spawn('redis-server', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn('redis-server', args, {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: options.ownProcessGroup === true,
+  });
+  // Stopped when the caller exits without stopping it (in its own process group no Ctrl-C reaches it).
+  const killOnExit = () => child.kill('SIGTERM');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
@@ -102,13 +182,16 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     throw e;
   }
   return {
-    url: `redis://127.0.0.1:${port}`,
+    url: `${options.tls ? 'rediss' : 'redis'}://127.0.0.1:${port}`,
     port,
     busPort,
     stop: async () => {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      // The deadline is cleared once the server is gone: a pending timer would keep a test process alive.
+      let deadline: NodeJS.Timeout | undefined;
+      await Promise.race([exited, new Promise((r) => (deadline = setTimeout(r, 5000)))]);
+      clearTimeout(deadline);
       if (child.exitCode === null) child.kill('SIGKILL');
     },
   };
@@ -134,16 +217,24 @@ const CLUSTER_SLOTS = 16384;
 export async function startRedisCluster(options: {
   masters?: number;
   dir: string;
+  /** A password, ACL users and TLS for every node (cluster bus and replication included). */
+  security?: Pick<RedisServerOptions, 'password' | 'users' | 'tls'>;
 }): Promise<RedisClusterHandle> {
   const masters = options.masters ?? 3;
+  const security = options.security ?? {};
   const servers = await Promise.all(
-    Array.from({ length: masters }, () => startRedisServer({ clusterDir: options.dir })),
+    Array.from({ length: masters }, () => startRedisServer({ ...security, clusterDir: options.dir })),
   );
   const stop = async () => {
     await Promise.allSettled(servers.map((s) => s.stop()));
   };
   const clients = servers.map(
-    (s) => new Redis(s.port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0 }),
+    (s) =>
+      new Redis(s.port, '127.0.0.1', {
+        lazyConnect: true,
+        maxRetriesPerRequest: 0,
+        ...adminClientOptions(security),
+      }),
   );
   try {
     await Promise.all(clients.map((c) => c.connect()));
@@ -190,7 +281,12 @@ export async function startRedisCluster(options: {
       const index = servers.findIndex((s) => s.port === port);
       const old = servers[index];
       if (!old) throw new Error(`no cluster node on port ${port}`);
-      servers[index] = await startRedisServer({ port, busPort: old.busPort, clusterDir: options.dir });
+      servers[index] = await startRedisServer({
+        ...security,
+        port,
+        busPort: old.busPort,
+        clusterDir: options.dir,
+      });
     },
     stop,
   };

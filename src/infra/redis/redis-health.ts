@@ -33,7 +33,7 @@ export class RedisHealth {
       for (const listener of this.recovered) listener();
     });
     const lost = () => {
-      if (this.up)
+      if (this.up && !this.closing)
         this.logger.warn('Redis connection lost: degraded mode (in-memory limits, boards catch up later)');
       this.up = false;
       this.wasLost = true;

@@ -1,5 +1,6 @@
 import IORedis, { Cluster, type ClusterNode, type ClusterOptions, type Command } from 'ioredis';
-import type { RedisNode } from '../../config/env';
+import type { RedisNode, RedisSecurity } from '../../config/env';
+import { connectionOptionsOf } from './redis-security';
 import { REDIS_SCRIPTS } from './scripts';
 
 export const REDIS = Symbol('REDIS');
@@ -15,6 +16,8 @@ export interface RedisTarget {
   clusterNodes?: RedisNode[];
   /** Put before every key (commands and scripts' KEYS); see `AppEnv.redisKeyPrefix`. */
   keyPrefix?: string;
+  /** Credentials and TLS of every connection (those a URL carries itself stay in it). */
+  security?: RedisSecurity;
 }
 
 export interface RedisClientOptions {
@@ -79,11 +82,12 @@ class BoundedCluster extends Cluster {
 export function createRedis(url: string, options?: RedisClientOptions): IORedis;
 export function createRedis(target: RedisTarget, options?: RedisClientOptions): Redis;
 export function createRedis(target: string | RedisTarget, options: RedisClientOptions = {}): Redis {
-  const { url, clusterNodes, keyPrefix } = typeof target === 'string' ? { url: target } : target;
+  const { url, clusterNodes, keyPrefix, security } = typeof target === 'string' ? { url: target } : target;
   const nodeOptions = {
     maxRetriesPerRequest: 1,
     commandTimeout: options.commandTimeoutMs ?? 2000,
     connectTimeout: options.connectTimeoutMs ?? 2000,
+    ...connectionOptionsOf(security ?? {}),
   };
   // ioredis puts the prefix before the keys of commands and of scripts' KEYS (not before pub/sub channels, which
   // are shared); on a Cluster the Cluster object does it, its node connections must not do it a second time.
@@ -99,6 +103,9 @@ export function createRedis(target: string | RedisTarget, options: RedisClientOp
         clusterRetryStrategy: reconnectDelay,
         ...prefix,
         redisOptions: nodeOptions,
+        // With TLS each node's certificate is checked against the name it is reached by: keep the seeds' host names
+        // rather than the addresses they resolve to (a managed service's certificates name hosts, not addresses).
+        ...(nodeOptions.tls ? { dnsLookup: keepHostName } : {}),
         lazyConnect: false,
       },
       nodeOptions.commandTimeout,
@@ -121,11 +128,23 @@ export function createRedis(target: string | RedisTarget, options: RedisClientOp
   return client;
 }
 
+/** A Cluster's `dnsLookup` that connects by the name given (the TLS socket resolves it), so certificates match it. */
+export function keepHostName(address: string, callback: (err: Error | null, address: string) => void): void {
+  callback(null, address);
+}
+
 /** The Redis target an `AppEnv` names. */
-export function redisTargetOf(env: {
-  redisUrl: string;
-  redisClusterNodes: RedisNode[];
-  redisKeyPrefix: string;
-}): RedisTarget {
-  return { url: env.redisUrl, clusterNodes: env.redisClusterNodes, keyPrefix: env.redisKeyPrefix };
+export function redisTargetOf(
+  env: RedisSecurity & {
+    redisUrl: string;
+    redisClusterNodes: RedisNode[];
+    redisKeyPrefix: string;
+  },
+): RedisTarget {
+  return {
+    url: env.redisUrl,
+    clusterNodes: env.redisClusterNodes,
+    keyPrefix: env.redisKeyPrefix,
+    security: { redisUsername: env.redisUsername, redisPassword: env.redisPassword, redisTls: env.redisTls },
+  };
 }

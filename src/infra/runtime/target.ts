@@ -11,11 +11,16 @@ export function describeTarget(url: string): string {
   }
 }
 
-/** Where Redis is: the URL's target, or the seed nodes of a Redis Cluster. */
+/**
+ * Where Redis is: the URL's target (`rediss://` says TLS), or the seed nodes of a Redis Cluster and whether it is
+ * reached over TLS. Never a password.
+ */
 export function describeRedisTarget(env: {
   redisUrl: string;
   redisClusterNodes: { host: string; port: number }[];
+  redisTls?: object;
 }): string {
   if (env.redisClusterNodes.length === 0) return describeTarget(env.redisUrl);
-  return `Redis Cluster ${env.redisClusterNodes.map((n) => `${n.host}:${n.port}`).join(',')}`;
+  const nodes = env.redisClusterNodes.map((n) => `${n.host}:${n.port}`).join(',');
+  return `Redis Cluster ${nodes}${env.redisTls ? ' over TLS' : ''}`;
 }

@@ -9,7 +9,7 @@ import {
 import { Clock } from '../../common/clock';
 import { redisKeys } from '../../infra/redis/keys';
 import { REDIS, type Redis } from '../../infra/redis/redis';
-import { bcryptInput, presentedKeyHash } from './ape-key-secret';
+import { bcryptInputFor, presentedKeyHash } from './ape-key-secret';
 import { ApeKeyVerificationCache } from './ape-key-verification-cache';
 import { ApeKeysRepository } from './ape-keys.repository';
 import { CacheStatsRegistry } from '../../common/cache-stats';
@@ -93,7 +93,8 @@ export class ApeKeyVerifierService implements ApeKeyVerifier, OnModuleInit, OnMo
     const stored = await this.repository.findForVerification(key.keyId);
     // Unknown id and wrong secret answer alike (DECISIONS.md), and the secret is checked before the enabled flag,
     // so a key id alone reveals nothing.
-    if (!stored || !(await compare(bcryptInput(key.secret), stored.hash))) return { status: 'not-found' };
+    if (!stored || !(await compare(bcryptInputFor(stored.scheme, key.secret), stored.hash)))
+      return { status: 'not-found' };
     if (!stored.enabled) return { status: 'disabled' };
     const now = this.clock.now();
     await this.touch(key.keyId, now);

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { advisoryLockKey } from '../../infra/database/advisory-lock';
 import { DATABASE, type Database } from '../../infra/database/database';
 import type { Executor } from '../../infra/database/transaction';
+import type { ApeKeyHashScheme } from './ape-key-secret';
 import type { ApeKeyDetails } from './ape-keys.types';
 
 export interface ApeKeyRow extends ApeKeyDetails {
@@ -122,12 +123,14 @@ export class ApeKeysRepository {
    */
   async findForVerification(
     id: string,
-  ): Promise<{ uid: string; enabled: boolean; hash: string } | undefined> {
+  ): Promise<{ uid: string; enabled: boolean; hash: string; scheme: ApeKeyHashScheme } | undefined> {
     return this.db
       .selectFrom('ape_keys')
-      .select(['uid', 'enabled', 'hash'])
+      .select(['uid', 'enabled', 'hash', 'hash_scheme as scheme'])
       .where('id', '=', id)
-      .executeTakeFirst();
+      .executeTakeFirst() as Promise<
+      { uid: string; enabled: boolean; hash: string; scheme: ApeKeyHashScheme } | undefined
+    >;
   }
 
   /** Moves `last_used_on` forward only (replicas may write out of order). */

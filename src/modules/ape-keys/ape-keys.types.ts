@@ -1,10 +1,12 @@
+import type { Int } from '../../common/int';
+
 /** A key as its owner sees it (spec "ApeKey"); never the secret or its hash. `lastUsedOn` is -1 until first use. */
 export interface ApeKeyDetails {
   name: string;
   enabled: boolean;
-  createdOn: number;
-  modifiedOn: number;
-  lastUsedOn: number;
+  createdOn: Int;
+  modifiedOn: Int;
+  lastUsedOn: Int;
 }
 
 export interface GeneratedApeKey {

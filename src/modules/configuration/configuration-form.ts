@@ -1,4 +1,5 @@
 import type { Leaf, Node, ObjectNode } from '../../config/config-schema';
+import type { Int } from '../../common/int';
 
 /**
  * The configuration editor's form (`GET /configuration/schema`), in the original's shape: objects
@@ -7,10 +8,10 @@ import type { Leaf, Node, ObjectNode } from '../../config/config-schema';
  */
 export type FormNode =
   | { type: 'object'; label: string; fields: Record<string, FormNode> }
-  | { type: 'array'; label: string; items: FormNode; maxItems?: number }
+  | { type: 'array'; label: string; items: FormNode; maxItems?: Int }
   | { type: 'boolean'; label: string }
   | { type: 'number'; label: string; integer?: true; min?: number; max?: number }
-  | { type: 'string'; label: string; maxLength?: number };
+  | { type: 'string'; label: string; maxLength?: Int };
 
 /** `leaderboardExpirationTimeInDays` → "Leaderboard Expiration Time In Days". */
 export function labelOf(key: string): string {

@@ -9,6 +9,7 @@ import { ConnectionIdParams } from './dto/connection-id.params';
 import { CreateConnectionDto } from './dto/create-connection.dto';
 import { ListConnectionsQuery } from './dto/list-connections.query';
 import { UpdateConnectionDto } from './dto/update-connection.dto';
+import { MESSAGES } from '../../common/app-error';
 import { ApiFailure } from '../../common/http/api-failure.decorator';
 
 const asList = <T>(value: T | T[] | undefined): T[] | undefined =>
@@ -34,7 +35,15 @@ export class ConnectionsController {
   /** Sends a friend request to the user named `receiverName`. */
   @Post()
   @RateLimit('connectionCreate')
-  @ApiFailure(409, CONNECTION_MESSAGES.cap, CONNECTION_MESSAGES.alreadySent)
+  @ApiFailure(400, CONNECTION_MESSAGES.self)
+  @ApiFailure(404, MESSAGES.userNotFound)
+  @ApiFailure(
+    409,
+    CONNECTION_MESSAGES.cap,
+    CONNECTION_MESSAGES.alreadySent,
+    CONNECTION_MESSAGES.exists,
+    CONNECTION_MESSAGES.blocked,
+  )
   async create(@Auth() auth: AuthContext, @Body() body: CreateConnectionDto) {
     return ok('Connection created', await this.connections.request(auth.uid, body.receiverName));
   }

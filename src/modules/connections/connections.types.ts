@@ -1,4 +1,5 @@
 import type { ConnectionStatus } from './connection-rules';
+import type { Int } from '../../common/int';
 
 /** A connection as the API returns it (contract facts §12.5); names come from `users` at read time. */
 export interface Connection {
@@ -8,7 +9,7 @@ export interface Connection {
   receiverUid: string;
   receiverName: string;
   status: ConnectionStatus;
-  lastModified: number;
+  lastModified: Int;
 }
 
 /** The caller's view of one record, for the transition rules. */

@@ -1,3 +1,5 @@
+import type { Int } from '../../common/int';
+
 /** A personal best record as the original platform shows it (`top15`/`top60` of a friend). */
 export interface FriendPersonalBest {
   acc: number;
@@ -9,7 +11,7 @@ export interface FriendPersonalBest {
   numbers: boolean;
   raw: number;
   wpm: number;
-  timestamp: number;
+  timestamp: Int;
 }
 
 /** One entry of `GET /users/friends` (spec: uid, name, xp, streak, isPremium, last activity, connection metadata). */
@@ -18,21 +20,21 @@ export interface Friend {
   name: string;
   chatId?: string;
   chatAvatar?: string;
-  startedTests: number;
-  completedTests: number;
+  startedTests: Int;
+  completedTests: Int;
   timeTyping: number;
-  xp: number;
-  streak: { length: number; maxLength: number };
-  lastActivityTimestamp?: number;
+  xp: Int;
+  streak: { length: Int; maxLength: Int };
+  lastActivityTimestamp?: Int;
   banned: boolean;
   lbOptOut: boolean;
-  badgeId?: number;
+  badgeId?: Int;
   isPremium?: boolean;
   top15?: FriendPersonalBest;
   top60?: FriendPersonalBest;
   /** Absent on the caller's own entry. */
   connectionId?: string;
-  lastModified?: number;
+  lastModified?: Int;
 }
 
 export interface FriendRow {
@@ -43,7 +45,7 @@ export interface FriendRow {
   started_tests: number;
   completed_tests: number;
   time_typing: number;
-  xp: number;
+  xp: Int;
   streak_length: number;
   streak_max_length: number;
   last_result_at: number | null;
@@ -67,5 +69,5 @@ export interface TimePbRow {
   numbers: boolean;
   raw: number;
   wpm: number;
-  timestamp: number;
+  timestamp: Int;
 }

@@ -6,6 +6,7 @@ import type { Executor } from '../../infra/database/transaction';
 import { claimRewards } from './inbox-rewards';
 import { InboxRepository } from './inbox.repository';
 import type { Mail, NewMail } from './inbox.types';
+import type { Int } from '../../common/int';
 
 /**
  * A user's inbox. Other features call `send`, optionally inside their own transaction, so a mail is part of the
@@ -36,7 +37,7 @@ export class InboxService implements OnModuleInit {
     return id;
   }
 
-  async list(uid: string): Promise<{ inbox: Mail[]; maxMail: number }> {
+  async list(uid: string): Promise<{ inbox: Mail[]; maxMail: Int }> {
     const { maxMail } = (await this.configuration.get()).users.inbox;
     return { inbox: await this.repository.list(uid), maxMail };
   }

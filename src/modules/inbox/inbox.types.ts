@@ -1,4 +1,6 @@
-export type MailReward = { type: 'badge'; item: { id: number } } | { type: 'xp'; item: number };
+import type { Int } from '../../common/int';
+
+export type MailReward = { type: 'badge'; item: { id: Int } } | { type: 'xp'; item: Int };
 
 export interface NewMail {
   subject: string;
@@ -12,6 +14,6 @@ export interface Mail {
   subject: string;
   body: string;
   rewards: MailReward[];
-  timestamp: number;
+  timestamp: Int;
   read: boolean;
 }

@@ -15,13 +15,14 @@ import {
   type SpeedEntry,
 } from './leaderboard-entries';
 import type { BoardKey } from './leaderboard-rules';
+import type { Int } from '../../common/int';
 
 /** Ranks are int4; a page past this cannot hold entries (and must not reach the database as an out-of-range value). */
 const MAX_RANK = 2_147_483_647;
 
 export interface RankAndCount {
-  rank: number;
-  count: number;
+  rank: Int;
+  count: Int;
 }
 
 /** Profile `allTimeLbs`: `time.15.english` / `time.60.english`, each absent when the user is not on that board. */

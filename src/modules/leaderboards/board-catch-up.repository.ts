@@ -29,6 +29,10 @@ interface AccountColumns {
 const ACCOUNT = sql`u.name, u.banned, u.lb_opt_out, u.time_typing, u.premium_expires_at, u.inventory_badges,
   u.chat_id, u.chat_avatar, u.streak_length`;
 
+// Results held for review (or rejected) are on no board; approved ones are.
+const ON_BOARDS = sql`NOT EXISTS (
+  SELECT 1 FROM result_reviews rv WHERE rv.result_id = r.id AND rv.status <> 'approved')`;
+
 function eligibleUsers(minTimeTyping: number | null) {
   return sql`NOT u.banned AND NOT u.lb_opt_out
     AND (${minTimeTyping}::bigint IS NULL OR u.time_typing > ${minTimeTyping}::bigint)`;
@@ -86,7 +90,7 @@ export class BoardCatchUpRepository {
           AND r.language = ${board.language} AND r.mode = ${board.mode} AND r.mode2 = ${board.mode2}
           AND NOT r.bailed_out AND (NOT r.stop_on_letter OR r.acc >= 100)
           AND r.funbox <@ ${PB_FUNBOXES}::text[]
-          AND ${eligibleUsers(minTimeTyping)}
+          AND ${eligibleUsers(minTimeTyping)} AND ${ON_BOARDS}
         ORDER BY r.uid, r.wpm DESC, r.acc DESC, r.timestamp ASC
       ) best
       ORDER BY wpm DESC, acc DESC, timestamp ASC
@@ -125,7 +129,7 @@ export class BoardCatchUpRepository {
         ${ACCOUNT}
       FROM results r JOIN users u ON u.uid = r.uid
       WHERE r.timestamp >= ${weekStart}::bigint AND r.timestamp < ${weekStart + weekMs}::bigint
-        AND r.xp > 0 AND ${eligibleUsers(minTimeTyping)}
+        AND r.xp > 0 AND ${eligibleUsers(minTimeTyping)} AND ${ON_BOARDS}
       GROUP BY r.uid, u.uid`.execute(this.db);
     return rows.map((row) => ({
       uid: row.uid,

@@ -1,5 +1,6 @@
 import { hasPremium } from '../../common/premium';
 import type { ResultSavedEvent } from '../results/result-hooks';
+import type { Int } from '../../common/int';
 
 /**
  * Entry shapes of the three boards (contract facts §12.10, with the spec's `chatId`/`chatAvatar`) and the rules every
@@ -9,7 +10,7 @@ import type { ResultSavedEvent } from '../results/result-hooks';
 export interface EntryIdentity {
   uid: string;
   name: string;
-  badgeId?: number;
+  badgeId?: Int;
   chatId?: string;
   chatAvatar?: string;
   isPremium?: boolean;
@@ -21,37 +22,37 @@ export interface SpeedEntry extends EntryIdentity {
   acc: number;
   raw: number;
   consistency: number;
-  timestamp: number;
-  rank: number;
+  timestamp: Int;
+  rank: Int;
 }
 
 /** Weekly XP entries (spec "Leaderboard response"). */
 export interface XpEntry extends EntryIdentity {
-  totalXp: number;
+  totalXp: Int;
   timeTypedSeconds: number;
-  lastActivityTimestamp: number;
-  rank: number;
+  lastActivityTimestamp: Int;
+  rank: Int;
 }
 
 /** On a friends board `rank` is the place among friends; the place on the whole board is kept as `globalRank`. */
-export type FriendsRanked<T> = T & { globalRank: number; friendsRank: number };
+export type FriendsRanked<T> = T & { globalRank: Int; friendsRank: Int };
 
 export interface BoardPage<T> {
   entries: T[];
-  count: number;
-  pageSize: number;
+  count: Int;
+  pageSize: Int;
 }
 
 export interface Paging {
   page: number;
-  pageSize: number;
+  pageSize: Int;
 }
 
 /** Identity facts as stored with a daily or weekly entry (or read from the user row). */
 export interface IdentitySource {
   uid: string;
   name: string;
-  badgeId?: number | null;
+  badgeId?: Int | null;
   chatId?: string | null;
   chatAvatar?: string | null;
   isPremium?: boolean | null;
@@ -131,7 +132,7 @@ export function storedIdentity(
   account: ResultSavedEvent['account'],
   premiumEnabled: boolean,
   now: number,
-): { badgeId?: number; chatId?: string; chatAvatar?: string; isPremium?: true } {
+): { badgeId?: Int; chatId?: string; chatAvatar?: string; isPremium?: true } {
   return {
     ...(account.selectedBadgeId === undefined ? {} : { badgeId: account.selectedBadgeId }),
     ...(account.chatId === null ? {} : { chatId: account.chatId }),

@@ -1,12 +1,22 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { AccountLifecycle } from '../../common/account-lifecycle';
 import { isStoreUnavailable } from '../../common/filters/store-errors';
+import { APP_ENV, type AppEnv } from '../../config/env';
+import type { ServerConfiguration } from '../../config/server-configuration.schema';
 import { ServerConfigurationService } from '../../config/server-configuration.service';
+import type { Executor } from '../../infra/database/transaction';
 import { REDIS_HEALTH, type RedisHealth } from '../../infra/redis/redis-health';
-import { ResultHooks, type ResultExtras, type ResultSavedEvent } from '../results/result-hooks';
+import {
+  ResultHooks,
+  type ResultExtras,
+  type ResultSavedEvent,
+  type TimeTypedChange,
+} from '../results/result-hooks';
 import { BoardCatchUpService } from './board-catch-up.service';
+import { BoardRemovalsRepository } from './board-removals.repository';
 import { DailyLeaderboardService } from './daily-leaderboard.service';
 import { JobRunsRepository } from './job-runs.repository';
+import { crossesMinTimeTyping } from './leaderboard-rules';
 import { LeaderboardSnapshotService } from './leaderboard-snapshot.service';
 import { WeeklyXpLeaderboardService } from './weekly-xp-leaderboard.service';
 
@@ -29,11 +39,20 @@ export class LeaderboardHooks implements OnModuleInit {
     private readonly configuration: ServerConfigurationService,
     private readonly catchUp: BoardCatchUpService,
     private readonly jobRuns: JobRunsRepository,
+    private readonly removals: BoardRemovalsRepository,
     @Inject(REDIS_HEALTH) private readonly health: RedisHealth,
+    @Inject(APP_ENV) private readonly env: AppEnv,
   ) {}
 
   onModuleInit(): void {
     this.results.afterResultSaved(FEATURE, (event) => this.afterResult(event));
+    this.results.withinSubmission(FEATURE, (change, trx, config) =>
+      this.admitIfNowEligible(change, trx, config),
+    );
+    // Bans, opt-outs and deletions are queued by a trigger on `users`; a reset in its own transaction, here.
+    this.lifecycle.onReset(FEATURE, (uid, trx) => this.removals.enqueue(uid, 'reset', trx));
+    // A held result a moderator approved enters the daily and weekly boards it still can (all-time: PostgreSQL).
+    this.results.afterResultApproved(FEATURE, (event) => this.afterResult({ ...event, held: false }));
     const purge = (uid: string) => this.purge(uid);
     this.lifecycle.afterLeaderboardOptOut(FEATURE, purge);
     this.lifecycle.afterBan(FEATURE, purge);
@@ -48,6 +67,8 @@ export class LeaderboardHooks implements OnModuleInit {
    * the response) and owed to the catch-up, which rebuilds them from the stored results when Redis is back.
    */
   async afterResult(event: ResultSavedEvent): Promise<ResultExtras> {
+    // Held for review: off every board until a moderator approves it (the catch-up skips it too).
+    if (event.held) return {};
     if (!this.health.available) {
       this.catchUp.boardsMissed(event.timestamp);
       return {};
@@ -73,17 +94,51 @@ export class LeaderboardHooks implements OnModuleInit {
   }
 
   /**
-   * Daily and weekly boards at once; the all-time snapshot too, closing the ranks below the user (reads also filter
-   * banned and opted-out users, so a ban shows even before the removal commits).
+   * A result that takes the user's time typed over `minTimeTyping` makes their personal bests eligible although none
+   * of them changed (no trigger queued them): their boards are queued in the submission's transaction, so the next
+   * live update ranks them, as it does a new personal best, instead of the next rebuild.
+   */
+  async admitIfNowEligible(
+    change: TimeTypedChange,
+    trx: Executor,
+    config: ServerConfiguration,
+  ): Promise<void> {
+    const minTime = this.env.mode === 'dev' ? null : config.leaderboards.minTimeTyping;
+    if (!crossesMinTimeTyping(change.timeTypingBefore, change.timeTypingAfter, minTime)) return;
+    await this.snapshot.readmitUser(change.uid, trx);
+  }
+
+  /**
+   * Daily and weekly boards (Redis) and the all-time snapshot at once, closing the ranks below the user (all-time
+   * reads also filter banned and opted-out users, so a ban shows there even before the removal commits).
    */
   async purge(uid: string): Promise<void> {
-    const outcomes = await Promise.allSettled([
-      this.daily.purge(uid),
-      this.weekly.purge(uid),
-      this.snapshot.removeUser(uid),
-    ]);
+    const outcomes = await Promise.allSettled([this.purgeRedisBoards(uid), this.snapshot.removeUser(uid)]);
     const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
     if (failed) throw failed.reason;
     this.logger.log({ uid }, 'user removed from leaderboards');
+  }
+
+  /**
+   * The change already queued the removal in PostgreSQL: once Redis has it, the queued rows go. While Redis is
+   * unreachable they stay, and the board catch-up applies them when it is back.
+   */
+  private async purgeRedisBoards(uid: string): Promise<void> {
+    // PostgreSQL unreachable after the change committed: Redis is purged all the same; the rows wait for the catch-up.
+    const queued = await this.removals.idsOf(uid).catch(() => []);
+    if (this.health.available) {
+      try {
+        await Promise.all([this.daily.purge(uid), this.weekly.purge(uid)]);
+        await this.removals.forget(queued).catch(() => this.catchUp.removalsMissed());
+        return;
+      } catch (e) {
+        if (!isStoreUnavailable(e)) throw e;
+      }
+    }
+    this.logger.warn(
+      { uid },
+      'Redis unreachable: the user leaves the daily and weekly boards when it is back',
+    );
+    this.catchUp.removalsMissed();
   }
 }

@@ -1,5 +1,6 @@
 import {
   bracketReward,
+  crossesMinTimeTyping,
   dailyScore,
   deepestRewardedRank,
   formatDuration,
@@ -192,5 +193,18 @@ describe('eligibility (each condition alone)', () => {
     ['opted out, development', { ...eligible, timeTyping: 0, lbOptOut: true }, null, false],
   ])('%s', (_name, user, min, expected) => {
     expect(isEligible(user, min)).toBe(expected);
+  });
+});
+
+describe('crossing minTimeTyping with one result', () => {
+  it.each([
+    ['from below to above', 7000, 7215, 7200, true],
+    ['from exactly the minimum to above', 7200, 7200.5, 7200, true],
+    ['up to exactly the minimum (not above it yet)', 7185, 7200, 7200, false],
+    ['already above before', 7201, 7300, 7200, false],
+    ['still below', 100, 115, 7200, false],
+    ['development (no time check: eligible all along)', 0, 8000, null, false],
+  ])('%s', (_name, before, after, min, expected) => {
+    expect(crossesMinTimeTyping(before, after, min)).toBe(expected);
   });
 });

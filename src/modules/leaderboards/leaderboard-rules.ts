@@ -165,3 +165,11 @@ export function isEligible(user: EligibilityFacts, minTimeTyping: number | null)
   if (user.banned || user.lbOptOut) return false;
   return minTimeTyping === null || user.timeTyping > minTimeTyping;
 }
+
+/**
+ * Whether a result that took the user's time typed from `before` to `after` (seconds) made them eligible by time: the
+ * all-time boards then take their personal bests at the next live update (it need not be a new best).
+ */
+export function crossesMinTimeTyping(before: number, after: number, minTimeTyping: number | null): boolean {
+  return minTimeTyping !== null && before <= minTimeTyping && after > minTimeTyping;
+}

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
 import { LANGUAGES } from '../../common/languages';
 import { APP_ENV, type AppEnv } from '../../config/env';
+import type { Executor } from '../../infra/database/transaction';
 import { ServerConfigurationService } from '../../config/server-configuration.service';
 import { JobRunsRepository } from './job-runs.repository';
 import { LiveRanksRepository, type AppliedChanges } from './live-ranks.repository';
@@ -103,12 +104,13 @@ export class LeaderboardSnapshotService {
   }
 
   /**
-   * Lets a user back onto the all-time boards (an unban): their boards are queued, so the next live update enters
-   * their current personal bests with their ranks instead of the next rebuild. Daily and weekly boards are not
-   * restored: they only take results submitted from now on.
+   * Lets a user (back) onto the all-time boards: an unban, or a result that took their time typed over
+   * `leaderboards.minTimeTyping` (then inside the submission's transaction, `executor`). Their boards are queued, so
+   * the next live update enters their current personal bests with their ranks instead of the next rebuild. Daily and
+   * weekly boards are not restored: they only take results submitted from now on.
    */
-  async readmitUser(uid: string): Promise<void> {
-    await this.live.enqueueUser(uid);
+  async readmitUser(uid: string, executor?: Executor): Promise<void> {
+    await this.live.enqueueUser(uid, executor);
   }
 
   /** Spec: the time check is skipped in a development environment. */

@@ -10,6 +10,8 @@ import {
 import { ok } from '../../common/http/envelope';
 import type { AuthContext } from '../../common/http/request-context';
 import { AllTimeLeaderboardService } from './all-time-leaderboard.service';
+import { BOARDS_UNAVAILABLE } from './board-availability';
+import { FRIENDS_UNAVAILABLE } from './friends-scope';
 import { DailyLeaderboardService, NO_DAILY_BOARD } from './daily-leaderboard.service';
 import {
   BoardQuery,
@@ -39,6 +41,7 @@ export class LeaderboardsController {
   @Get()
   @Public()
   @RateLimit('leaderboardsGet')
+  @ApiFailure(503, FRIENDS_UNAVAILABLE)
   async allTimePage(@Auth() auth: AuthContext, @Query() query: LeaderboardPageQuery) {
     return ok('Leaderboard retrieved', await this.allTime.page(auth, query));
   }
@@ -47,6 +50,7 @@ export class LeaderboardsController {
   @Get('rank')
   @AcceptsApeKey()
   @RateLimit('leaderboardsGet', 'leaderboardsGetApe')
+  @ApiFailure(503, FRIENDS_UNAVAILABLE)
   async allTimeRank(@Auth() auth: AuthContext, @Query() query: BoardQuery) {
     return ok('Rank retrieved', await this.allTime.rank(auth, query));
   }
@@ -56,6 +60,7 @@ export class LeaderboardsController {
   @RateLimit('leaderboardsGet')
   @RequireConfiguration('dailyLeaderboards.enabled', DAILY_DISABLED)
   @ApiFailure(404, NO_DAILY_BOARD)
+  @ApiFailure(503, BOARDS_UNAVAILABLE, FRIENDS_UNAVAILABLE)
   async dailyPage(@Auth() auth: AuthContext, @Query() query: DailyPageQuery) {
     return ok('Daily leaderboard retrieved', await this.daily.page(auth, query));
   }
@@ -64,6 +69,7 @@ export class LeaderboardsController {
   @RateLimit('leaderboardsGet')
   @RequireConfiguration('dailyLeaderboards.enabled', DAILY_DISABLED)
   @ApiFailure(404, NO_DAILY_BOARD)
+  @ApiFailure(503, BOARDS_UNAVAILABLE, FRIENDS_UNAVAILABLE)
   async dailyRank(@Auth() auth: AuthContext, @Query() query: DailyRankQuery) {
     return ok('Daily leaderboard rank retrieved', await this.daily.rank(auth, query));
   }
@@ -73,6 +79,7 @@ export class LeaderboardsController {
   @Public()
   @RateLimit('leaderboardsGet')
   @RequireConfiguration('leaderboards.weeklyXp.enabled', WEEKLY_DISABLED)
+  @ApiFailure(503, BOARDS_UNAVAILABLE, FRIENDS_UNAVAILABLE)
   async weeklyPage(@Auth() auth: AuthContext, @Query() query: WeeklyPageQuery) {
     return ok('Weekly xp leaderboard retrieved', await this.weekly.page(auth, query));
   }
@@ -80,6 +87,7 @@ export class LeaderboardsController {
   @Get('xp/weekly/rank')
   @RateLimit('leaderboardsGet')
   @RequireConfiguration('leaderboards.weeklyXp.enabled', WEEKLY_DISABLED)
+  @ApiFailure(503, BOARDS_UNAVAILABLE, FRIENDS_UNAVAILABLE)
   async weeklyRank(@Auth() auth: AuthContext, @Query() query: WeeklyRankQuery) {
     return ok('Weekly xp leaderboard rank retrieved', await this.weekly.rank(auth, query));
   }

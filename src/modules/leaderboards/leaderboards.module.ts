@@ -6,6 +6,7 @@ import { AllTimeLeaderboardService } from './all-time-leaderboard.service';
 import { AllTimeRepository } from './all-time.repository';
 import { BoardCatchUpRepository } from './board-catch-up.repository';
 import { BoardCatchUpService } from './board-catch-up.service';
+import { BoardRemovalsRepository } from './board-removals.repository';
 import { BoardStoreRepository } from './board-store.repository';
 import { DailyLeaderboardService } from './daily-leaderboard.service';
 import { FriendsScope } from './friends-scope';
@@ -33,6 +34,7 @@ import { WeeklyXpLeaderboardService } from './weekly-xp-leaderboard.service';
     LiveRanksRepository,
     BoardStoreRepository,
     BoardCatchUpRepository,
+    BoardRemovalsRepository,
     JobRunsRepository,
     FriendsScope,
     AllTimeLeaderboardService,

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { sql, type RawBuilder } from 'kysely';
 import { DATABASE, type Database } from '../../infra/database/database';
+import type { Executor } from '../../infra/database/transaction';
 import { ineligibleUser } from './snapshot.repository';
 
 export interface AppliedChanges {
@@ -38,12 +39,13 @@ export class LiveRanksRepository {
 
   /**
    * Queues every board the user is on or has a best for, committed before the caller takes the lock: a rebuild that
-   * read the user's old state and swaps before `applyUser` runs is corrected by the job from these rows.
+   * read the user's old state and swaps before `applyUser` runs is corrected by the job from these rows. Inside a
+   * submission's transaction (`executor`) when the user just became eligible.
    */
-  async enqueueUser(uid: string): Promise<void> {
+  async enqueueUser(uid: string, executor: Executor = this.db): Promise<void> {
     await sql`
       INSERT INTO leaderboard_best_changes (uid, board_id)
-      ${this.pairsOfUser(uid)}`.execute(this.db);
+      ${this.pairsOfUser(uid)}`.execute(executor);
   }
 
   /** Applies the current state of every board of one user (a ban, opt-out, reset or deletion). */

@@ -355,7 +355,8 @@ function isLockTimeout(e: unknown): boolean {
 /**
  * Copies the qualifying personal bests of the given boards (all boards when omitted) into `leaderboard_bests`, for
  * boards created after their personal bests and for writers that bypassed the trigger (the benchmark seeder). Rows
- * already there are kept: the trigger wrote them from the same or a newer personal best.
+ * already there are kept: the trigger wrote them from the same or a newer personal best. A personal best held for
+ * review is left out, as the trigger leaves it out.
  */
 export function copyLeaderboardBests(boardIds?: number[]): RawBuilder<unknown> {
   return sql`
@@ -364,6 +365,8 @@ export function copyLeaderboardBests(boardIds?: number[]): RawBuilder<unknown> {
     FROM personal_bests p
     JOIN leaderboard_boards b ON b.language = p.language AND b.mode = p.mode AND b.mode2 = p.mode2
     WHERE p.difficulty = 'normal' AND NOT p.punctuation AND NOT p.numbers AND NOT p.lazy_mode
+      -- A best held for review is not on the boards (the user's lower results are not copied: see SECURITY.md).
+      AND p.held_result_id IS NULL
       ${boardIds === undefined ? sql`` : sql`AND b.id = ANY(${boardIds}::int[])`}
     -- In primary-key order, so each key lands next to the one before in the index instead of on a random page: for
     -- 3.2 million rows 11 s instead of 38 s, 66,000 pages dirtied instead of 486,000 (EXPLAIN ANALYZE, BUFFERS).

@@ -2,11 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import { sql } from 'kysely';
 import { DATABASE, type Database } from '../../infra/database/database';
 import { BUCKET_WIDTH, LAST_BUCKET, type BucketCount } from './speed-histogram';
+import type { Int } from '../../common/int';
 
 export interface TypingTotals {
   timeTyping: number;
-  testsCompleted: number;
-  testsStarted: number;
+  testsCompleted: Int;
+  testsStarted: Int;
 }
 
 /** Read-only aggregates over other features' tables (the leaderboard snapshot, the users' typing stats). */

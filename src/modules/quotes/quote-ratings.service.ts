@@ -2,15 +2,16 @@ import { Injectable, Logger } from '@nestjs/common';
 import { newId } from '../../common/ids';
 import type { SubmitQuoteRatingDto } from './dto';
 import { QuoteRatingsRepository } from './quote-ratings.repository';
+import type { Int } from '../../common/int';
 
 /** `data` of `GET /quotes/rating` (contract facts §10.4). */
 export interface QuoteRatingView {
   _id: string;
   language: string;
-  quoteId: number;
+  quoteId: Int;
   average: number;
-  ratings: number;
-  totalRating: number;
+  ratings: Int;
+  totalRating: Int;
 }
 
 /** The average as the original stores it: rounded to one decimal. */

@@ -49,6 +49,7 @@ export class QuotesController {
   @RequireConfiguration('quotes.submissionsEnabled', QUOTE_MESSAGES.submissionsDisabled)
   @RateLimit('newQuotesAdd')
   @ApiFailure(409, 'There are already <max> quotes in the queue for this language.')
+  @ApiFailure(422, QUOTE_MESSAGES.captchaFailed)
   async submit(@Auth() auth: AuthContext, @Body() body: SubmitQuoteDto, @Ip() ip: string) {
     await this.quotes.submit(auth.uid, body, ip);
     return ok('Quote submission added');
@@ -87,6 +88,8 @@ export class QuotesController {
   @RequirePermission('canReport')
   @RateLimit('quoteReportSubmit')
   @ApiFailure(409, QUOTE_MESSAGES.alreadyReported, QUOTE_MESSAGES.contentLimit)
+  @ApiFailure(422, QUOTE_MESSAGES.captchaFailed)
+  @ApiFailure(503, QUOTE_MESSAGES.backlogFull)
   async report(@Auth() auth: AuthContext, @Body() body: ReportQuoteDto, @Ip() ip: string) {
     await this.reports.report(auth.uid, body, ip);
     return ok('Quote reported');

@@ -9,6 +9,7 @@ import type { ApproveQuoteDto, SubmitQuoteDto } from './dto';
 import { QUOTE_MESSAGES } from './quote-messages';
 import { QuoteReportsRepository } from './quote-reports.repository';
 import { QuotesRepository } from './quotes.repository';
+import type { Int } from '../../common/int';
 
 /** How many submissions a moderator gets per `GET /quotes` (the original's page). */
 const PENDING_PAGE = 10;
@@ -24,13 +25,13 @@ export interface QuoteSubmissionView {
   source: string;
   language: string;
   submittedBy: string;
-  timestamp: number;
+  timestamp: Int;
   approved: false;
 }
 
 export interface ApprovedQuoteView {
   message: string;
-  data: { id: number; text: string; source: string; length: number; approvedBy: string };
+  data: { id: Int; text: string; source: string; length: Int; approvedBy: string };
 }
 
 @Injectable()

@@ -2,6 +2,10 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import type { ServerConfiguration } from '../../config/server-configuration.schema';
 import { AntiCheatRegistry, type AntiCheatContext } from './anti-cheat';
+import { afkVerdict } from './domain/anti-cheat/afk';
+import { findBotTiming } from './domain/anti-cheat/bot-checks';
+import type { Finding } from './domain/anti-cheat/checked-result';
+import { judgeConsistency } from './domain/anti-cheat/judge';
 import { areFunboxesCompatible } from './domain/funbox-rules';
 import { resultHash } from './domain/result-hash';
 import type { KeyStats } from './domain/key-stats';
@@ -23,17 +27,28 @@ export const RESULT_MESSAGES = {
   duplicate: 'Duplicate result',
 } as const;
 
-/** How far `afkDuration` may exceed `testDuration` and still count as the client's rounding (then clamped). */
-export const AFK_ROUNDING_SLACK_SECONDS = 1;
-
 /** Below this accuracy a result is refused unless the user opted out of leaderboards (domain facts §1.2 step 5). */
 export const MIN_ACCURACY = 75;
 
+const REFUSALS = {
+  463: RESULT_MESSAGES.senseless,
+  464: RESULT_MESSAGES.missingKeyData,
+  465: RESULT_MESSAGES.bot,
+} as const;
+
+/** The anti-cheat's view of a submission, plus where its outcome is reported (`result_submissions_total`). */
+export interface CheckContext extends AntiCheatContext {
+  /** Labels the submission's outcome when a check refuses or holds it, e.g. `463:speed`, `held:ceiling`. */
+  outcome?: (label: string) => void;
+}
+
 /**
  * The checks of `POST /results`, in this order (the original platform's, domain facts §1.2):
- * before the transaction — too short (460), accuracy (400), hash (461), funboxes (400), data sense / anti-cheat (463);
- * inside it, with the user row locked — spacing (462), key data and bot check (464/465), duplicate (466).
- * A refused result changes nothing.
+ * before the transaction — too short (460), accuracy (400), hash (461), funboxes (400), afk (463), the open
+ * consistency checks (463, or 464 for missing key timings; domain/anti-cheat) and the operator's registry (463);
+ * inside it, with the user row locked — spacing (462), and in the `results.botCheck` gate key data (464), the open
+ * bot timing checks and the registry's (465); then duplicate (466). A refused result changes nothing; every
+ * anti-cheat refusal is logged with its check and figures and counted by check.
  */
 @Injectable()
 export class ResultChecks {
@@ -49,7 +64,7 @@ export class ResultChecks {
     result: CompletedResultDto,
     received: Record<string, unknown>,
     config: ServerConfiguration,
-    context: AntiCheatContext,
+    context: CheckContext,
   ): Promise<void> {
     if (isTestTooShort(result)) throw new AppError(460, RESULT_MESSAGES.tooShort);
 
@@ -75,15 +90,20 @@ export class ResultChecks {
 
     // More time away than the test lasted cannot happen, and would make typing time and XP negative. The client
     // rounds both separately (120.12 vs 120.11), so an excess under a second is that noise: clamped (DECISIONS.md).
-    if (result.afkDuration > result.testDuration) {
-      if (result.afkDuration - result.testDuration >= AFK_ROUNDING_SLACK_SECONDS) {
-        throw new AppError(463, RESULT_MESSAGES.senseless);
-      }
-      result.afkDuration = result.testDuration;
+    const afk = afkVerdict(result.afkDuration, result.testDuration);
+    if (afk === 'senseless') {
+      this.refuse(uid, context, {
+        check: 'afk',
+        status: 463,
+        figures: { afkDuration: result.afkDuration, testDuration: result.testDuration },
+      });
     }
-    if (!(await this.antiCheat.current.validateResult(result, context))) {
-      this.logger.warn({ uid }, 'result refused by anti-cheat');
-      throw new AppError(463, RESULT_MESSAGES.senseless);
+    if (afk === 'clamp') result.afkDuration = result.testDuration;
+
+    const finding = judgeConsistency(result, config.results.antiCheat);
+    if (finding) this.refuse(uid, context, finding);
+    if (!(await this.antiCheat.current.validateResult(result, this.registryContext(context)))) {
+      this.refuse(uid, context, { check: 'registry', status: 463, figures: {} });
     }
   }
 
@@ -95,7 +115,7 @@ export class ResultChecks {
     timestamp: number,
     keys: { spacing: KeyStats | null; duration: KeyStats | null },
     config: ServerConfiguration,
-    context: AntiCheatContext,
+    context: CheckContext,
   ): Promise<string[] | null> {
     if (account.lastResultAt !== null) {
       const earliest =
@@ -114,16 +134,20 @@ export class ResultChecks {
       result.testDuration < maxTestDuration &&
       !account.lbOptOut
     ) {
-      if (!keys.spacing || !keys.duration) throw new AppError(464, RESULT_MESSAGES.missingKeyData);
+      if (!keys.spacing || !keys.duration) {
+        this.refuse(uid, context, { check: 'keyData', status: 464, figures: { wpm: result.wpm } });
+      }
+      const { antiCheat } = config.results;
+      if (antiCheat.enabled && Array.isArray(result.keySpacing) && Array.isArray(result.keyDuration)) {
+        const finding = findBotTiming(result.keySpacing, result.keyDuration, antiCheat.bot);
+        if (finding) this.refuse(uid, context, finding);
+      }
       const human = await this.antiCheat.current.validateKeys(
         result,
         { spacing: keys.spacing, duration: keys.duration },
-        context,
+        this.registryContext(context),
       );
-      if (!human) {
-        this.logger.warn({ uid, wpm: result.wpm }, 'possible bot detected');
-        throw new AppError(465, RESULT_MESSAGES.bot);
-      }
+      if (!human) this.refuse(uid, context, { check: 'registry', status: 465, figures: { wpm: result.wpm } });
     }
 
     const { enabled, maxHashes } = config.users.lastHashesCheck;
@@ -133,5 +157,22 @@ export class ResultChecks {
       throw new AppError(466, RESULT_MESSAGES.duplicate);
     }
     return [result.hash, ...account.lastResultHashes].slice(0, maxHashes);
+  }
+
+  /** The operator's rules see the submission, not our bookkeeping. */
+  private registryContext(context: CheckContext): AntiCheatContext {
+    return { uid: context.uid, clientVersion: context.clientVersion };
+  }
+
+  private refuse(uid: string, context: CheckContext, finding: Finding): never {
+    this.logger.warn(
+      { uid, check: finding.check, status: finding.status, figures: finding.figures },
+      'result refused by anti-cheat',
+    );
+    context.outcome?.(`${finding.status}:${finding.check}`);
+    throw new AppError(finding.status, REFUSALS[finding.status], {
+      check: finding.check,
+      ...finding.figures,
+    });
   }
 }

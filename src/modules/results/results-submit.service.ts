@@ -8,15 +8,18 @@ import { ServerConfigurationService } from '../../config/server-configuration.se
 import type { DB } from '../../infra/database/database.types';
 import { InboxService } from '../inbox/inbox.service';
 import { XpService } from '../xp/xp.service';
-import type { AntiCheatContext } from './anti-cheat';
+import { keyTimingSummary } from './domain/anti-cheat/key-timing-summary';
+import { holdReasons, type HoldReason } from './domain/anti-cheat/review-ceiling';
 import { funboxDifficulties, funboxesAllowPb } from './domain/funbox-rules';
 import { keyStats, type KeyStats } from './domain/key-stats';
 import { canSetPersonalBest, isNewPersonalBest } from './domain/personal-best';
 import { nextStreak } from './domain/streak';
 import type { CompletedResultDto } from './dto/completed-result.dto';
-import { ResultChecks } from './result-checks';
+import { ResultChecks, type CheckContext } from './result-checks';
 import { ResultHooks, type ResultExtras, type ResultSavedEvent } from './result-hooks';
+import { ResultReviewsRepository } from './review/result-reviews.repository';
 import { SubmissionRepository, type LockedAccount, type PbBucket } from './submission.repository';
+import type { Int } from '../../common/int';
 
 const DAY_MS = 86_400_000;
 export const STREAK_BADGE_ID = 14;
@@ -32,10 +35,10 @@ export interface SubmitResponse extends ResultExtras {
   isPb: boolean;
   tagPbs: string[];
   insertedId: string;
-  xp: number;
+  xp: Int;
   dailyXpBonus: boolean;
   xpBreakdown: Record<string, number>;
-  streak: number;
+  streak: Int;
 }
 
 interface Stored {
@@ -65,26 +68,41 @@ export class ResultsSubmitService {
     private readonly xp: XpService,
     private readonly inbox: InboxService,
     private readonly hooks: ResultHooks,
+    private readonly reviews: ResultReviewsRepository,
     private readonly configuration: ServerConfigurationService,
     private readonly clock: Clock,
   ) {}
 
+  /**
+   * `outcome` hears a label when the anti-cheat refuses (`463:speed`) or holds (`held:ceiling`) the result, for the
+   * `result_submissions_total` counter; the response is the same either way.
+   */
   async submit(
     uid: string,
     result: CompletedResultDto,
     received: Record<string, unknown>,
     clientVersion?: string,
+    outcome?: (label: string) => void,
   ): Promise<SubmitResponse> {
     const config = await this.configuration.get();
-    const context: AntiCheatContext = { uid, clientVersion };
+    const context: CheckContext = { uid, clientVersion, outcome };
     await this.checks.beforeTransaction(uid, result, received, config, context);
 
     // The client's timestamp is only part of the hash; results are stored at server time, in whole seconds.
     const timestamp = Math.floor(this.clock.now() / 1000) * 1000;
     const keys = { spacing: keyStats(result.keySpacing), duration: keyStats(result.keyDuration) };
+    const { antiCheat } = config.results;
+    const hold = antiCheat.enabled ? holdReasons(result, antiCheat) : [];
     const stored = await this.repository.transaction((trx) =>
-      this.store(trx, uid, result, timestamp, keys, config, context),
+      this.store(trx, uid, result, timestamp, keys, config, context, hold),
     );
+    if (hold.length > 0) {
+      this.logger.warn(
+        { uid, resultId: stored.response.insertedId, reasons: hold },
+        'result held for review: off the boards until a moderator decides',
+      );
+      outcome?.(`held:${hold.map((reason) => reason.check).join('+')}`);
+    }
     const extras = await this.hooks.runAfterCommit(stored.event);
     return { ...stored.response, ...extras };
   }
@@ -96,7 +114,8 @@ export class ResultsSubmitService {
     timestamp: number,
     keys: { spacing: KeyStats | null; duration: KeyStats | null },
     config: ServerConfiguration,
-    context: AntiCheatContext,
+    context: CheckContext,
+    hold: HoldReason[],
   ): Promise<Stored> {
     const bucket: PbBucket = {
       mode: result.mode,
@@ -163,22 +182,26 @@ export class ResultsSubmitService {
     );
 
     const resultId = newId();
+    const timeTyped = result.testDuration + result.incompleteTestSeconds - result.afkDuration;
+    const held = hold.length > 0;
+    const pbRecord = {
+      wpm: result.wpm,
+      acc: result.acc,
+      raw: result.rawWpm,
+      consistency: result.consistency,
+      timestamp,
+    };
     await this.repository.applySubmission(trx, {
       uid,
       result: this.resultRow(uid, resultId, result, timestamp, account, tags, isPb, keys, xp.xp),
       bucket,
-      pbRecord: {
-        wpm: result.wpm,
-        acc: result.acc,
-        raw: result.rawWpm,
-        consistency: result.consistency,
-        timestamp,
-      },
+      pbRecord,
+      heldResultId: held ? resultId : null,
       isPb,
       tagPbIds: tagPbs,
       account: {
         restartCount: result.restartCount,
-        timeTyped: result.testDuration + result.incompleteTestSeconds - result.afkDuration,
+        timeTyped,
         xp: xp.xp,
         streakLength: streak.length,
         streakMaxLength: streak.maxLength,
@@ -189,6 +212,42 @@ export class ResultsSubmitService {
     });
 
     await this.grantStreakBadge(trx, uid, streak.length, account);
+    const timeTypingAfter = account.timeTyping + timeTyped;
+    await this.hooks.runWithinSubmission(
+      { uid, timeTypingBefore: account.timeTyping, timeTypingAfter },
+      trx,
+      config,
+    );
+
+    if (held) {
+      await this.reviews.hold(trx, {
+        resultId,
+        uid,
+        heldAt: timestamp,
+        reasons: hold,
+        keyTiming: keyTimingSummary(result),
+        result: {
+          ...bucket,
+          mode: result.mode,
+          funbox: result.funbox,
+          bailedOut: result.bailedOut,
+          stopOnLetter: result.stopOnLetter,
+          wpm: result.wpm,
+          rawWpm: result.rawWpm,
+          acc: result.acc,
+          consistency: result.consistency,
+          testDuration: result.testDuration,
+          afkDuration: result.afkDuration,
+          incompleteTestSeconds: result.incompleteTestSeconds,
+          timestamp,
+          xp: xp.xp,
+          pbAllowed,
+        },
+      });
+    } else if (account.pbHeld && pbAllowed && !isPb) {
+      // The best of this bucket is held off the boards: this lower result may be the user's entry there.
+      await this.reviews.offerBoardBest(trx, uid, bucket, pbRecord);
+    }
 
     if (isPb) {
       this.logger.log(
@@ -212,6 +271,7 @@ export class ResultsSubmitService {
         timestamp,
         result,
         isPb,
+        held,
         xp: xp.xp,
         account: {
           name: account.name,

@@ -7,6 +7,7 @@ import {
   Patch,
   Post,
   Query,
+  Req,
   createParamDecorator,
 } from '@nestjs/common';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
@@ -22,6 +23,7 @@ import {
 } from '../../common/auth/policy.decorators';
 import { AppError, MESSAGES } from '../../common/app-error';
 import { ok } from '../../common/http/envelope';
+import { labelOutcome } from '../../common/http/submission-outcome';
 import type { AuthContext, CallerAccount } from '../../common/http/request-context';
 import { GetResultsQueryDto } from './dto/get-results-query.dto';
 import { ResultIdParamDto } from './dto/result-id-param.dto';
@@ -32,6 +34,7 @@ import { ResultsReadService } from './results-read.service';
 import { ResultsSubmitService } from './results-submit.service';
 import { ResultsTagsService } from './results-tags.service';
 import { ApiFailure } from '../../common/http/api-failure.decorator';
+import { XP_MESSAGES } from '../xp/xp.service';
 import { RESULT_MESSAGES } from './result-checks';
 
 /** The `result` object exactly as received (the hash covers it as the client sent it, not the parsed DTO). */
@@ -69,6 +72,12 @@ export class ResultsController {
   @ApiBody({ type: SubmitResultDto })
   @RateLimit('resultsAdd')
   @RequireConfiguration('results.savingEnabled', 'Results are not being saved at this time.')
+  @ApiFailure(
+    400,
+    RESULT_MESSAGES.accuracyTooLow,
+    RESULT_MESSAGES.duplicateFunboxes,
+    RESULT_MESSAGES.impossibleFunboxes,
+  )
   @ApiFailure(460, RESULT_MESSAGES.tooShort)
   @ApiFailure(461, RESULT_MESSAGES.hashMismatch)
   @ApiFailure(462, RESULT_MESSAGES.spacing)
@@ -76,6 +85,8 @@ export class ResultsController {
   @ApiFailure(464, RESULT_MESSAGES.missingKeyData)
   @ApiFailure(465, RESULT_MESSAGES.bot)
   @ApiFailure(466, RESULT_MESSAGES.duplicate)
+  // A broken XP configuration (e.g. a negative multiplier) fails the submission rather than corrupt totals.
+  @ApiFailure(500, XP_MESSAGES.nan, XP_MESSAGES.negative)
   async submit(
     @Auth() auth: AuthContext,
     // An object type is emitted as `Object` in the parameter metadata, so the global pipe passes the body on to
@@ -84,16 +95,20 @@ export class ResultsController {
     @Body(SubmitResultPipe) body: { result: SubmitResultDto['result'] },
     @ReceivedResult() received: Record<string, unknown>,
     @ClientVersion() clientVersion: string | undefined,
+    @Req() request: FastifyRequest,
   ) {
     return ok(
       'Result saved',
-      await this.submitService.submit(auth.uid, body.result, received, clientVersion),
+      await this.submitService.submit(auth.uid, body.result, received, clientVersion, (outcome) =>
+        labelOutcome(request, outcome),
+      ),
     );
   }
 
   @Get('results')
   @AcceptsApeKey()
   @RateLimit('resultsGet', 'resultsGetApe')
+  @ApiFailure(422, 'Max results limit of <maxLimit> exceeded.')
   async list(@Account() account: CallerAccount | undefined, @Query() query: GetResultsQueryDto) {
     return ok('Results retrieved', await this.readService.list(caller(account), query));
   }
@@ -102,6 +117,7 @@ export class ResultsController {
   @Get('users/results')
   @AcceptsApeKey()
   @RateLimit('resultsGet', 'resultsGetApe')
+  @ApiFailure(422, 'Max results limit of <maxLimit> exceeded.')
   async listUnderUsers(@Account() account: CallerAccount | undefined, @Query() query: GetResultsQueryDto) {
     return this.list(account, query);
   }
@@ -119,6 +135,7 @@ export class ResultsController {
   @Patch('results/tags')
   @RateLimit('resultsTagsUpdate')
   @ApiFailure(404, 'Result not found')
+  @ApiFailure(422, "One of the tag id's is not valid")
   async updateTags(@Auth() auth: AuthContext, @Body() body: UpdateResultTagsDto) {
     return ok('Result tags updated', await this.tagsService.updateTags(auth.uid, body.resultId, body.tagIds));
   }

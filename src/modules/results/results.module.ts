@@ -10,11 +10,13 @@ import { ResultsRepository } from './results.repository';
 import { ResultsSubmitService } from './results-submit.service';
 import { ResultTagsRepository } from './result-tags.repository';
 import { ResultsTagsService } from './results-tags.service';
+import { ResultReviewService } from './review/result-review.service';
+import { ResultReviewsRepository } from './review/result-reviews.repository';
 import { SubmissionRepository } from './submission.repository';
 
 /**
- * Result submission and history. Exports the post-commit hook list (leaderboards register there) and the
- * anti-cheat registry (a private anti-cheat module plugs in there).
+ * Result submission and history. Exports the post-commit hook list (leaderboards register there), the anti-cheat
+ * registry (a private anti-cheat module plugs in there) and the review queue's decisions (admin routes, CLI).
  */
 @Module({
   imports: [XpModule, InboxModule],
@@ -29,7 +31,9 @@ import { SubmissionRepository } from './submission.repository';
     ResultsTagsService,
     AntiCheatRegistry,
     ResultHooks,
+    ResultReviewsRepository,
+    ResultReviewService,
   ],
-  exports: [ResultsSubmitService, ResultsReadService, ResultHooks, AntiCheatRegistry],
+  exports: [ResultsSubmitService, ResultsReadService, ResultHooks, AntiCheatRegistry, ResultReviewService],
 })
 export class ResultsModule {}

@@ -42,6 +42,7 @@ export type WriteValues = { [C in ResultColumn as `result_${C}`]: NewResultRow[C
   pb_raw: number;
   pb_consistency: number;
   pb_timestamp: number;
+  pb_held_result_id: string | null;
   tag_pb_ids: string[];
   activity_day: number;
   started_tests: number;
@@ -72,6 +73,7 @@ export const WRITE_VALUE_NAMES: (keyof WriteValues & string)[] = [
   'pb_raw',
   'pb_consistency',
   'pb_timestamp',
+  'pb_held_result_id',
   'tag_pb_ids',
   'activity_day',
   'started_tests',
@@ -111,6 +113,7 @@ export function writeValues(writes: SubmissionWrites): WriteValues {
     pb_raw: pb.raw,
     pb_consistency: pb.consistency,
     pb_timestamp: pb.timestamp,
+    pb_held_result_id: writes.heldResultId,
     tag_pb_ids: writes.tagPbIds,
     activity_day: writes.activityDay,
     started_tests: account.restartCount + 1,
@@ -142,9 +145,11 @@ export function writeStatement(v: WriteValues, isPb: boolean, tagBests: boolean)
       VALUES (${sql.join(INSERT_COLUMNS.map((column) => v[resultName(column)]))}))`,
   ];
   if (isPb) {
+    // held_result_id: a held result's best stays off the boards (the trigger on personal_bests reads it).
     parts.push(sql`personal_best AS (
-      INSERT INTO personal_bests (uid, ${PB_COLUMNS}) VALUES (${v.uid}, ${pbValues})
-      ON CONFLICT (uid, ${PB_KEY}) DO UPDATE SET ${PB_UPDATE})`);
+      INSERT INTO personal_bests (uid, ${PB_COLUMNS}, held_result_id)
+      VALUES (${v.uid}, ${pbValues}, ${v.pb_held_result_id}::text)
+      ON CONFLICT (uid, ${PB_KEY}) DO UPDATE SET ${PB_UPDATE}, held_result_id = excluded.held_result_id)`);
   }
   if (tagBests) parts.push(sql`tag_bests AS (${upsertTagBests(v.uid, v.tag_pb_ids, pbValues)})`);
   parts.push(sql`activity AS (

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { sql, type Insertable, type Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type Transaction } from 'kysely';
 import { DATABASE, type Database } from '../../infra/database/database';
 import type { DB, Results } from '../../infra/database/database.types';
 import { PreparedQuery } from '../../infra/database/prepared-query';
@@ -53,6 +53,8 @@ export interface LockedAccount {
   chatAvatar: string | null;
   /** wpm of the personal best in the result's bucket, if any. */
   pbWpm: number | null;
+  /** That personal best comes from a result held off the boards (or rejected there). */
+  pbHeld: boolean;
   /** The result's tags that belong to the user, with their personal best in the bucket, if any. */
   ownedTags: { id: string; wpm: number | null }[];
 }
@@ -63,6 +65,8 @@ export interface SubmissionWrites {
   bucket: PbBucket;
   /** The record the result would set; written where it is a new best. */
   pbRecord: PbRecord;
+  /** The result is held for review: a personal best it sets stays off the boards (personal_bests.held_result_id). */
+  heldResultId: string | null;
   /** The result beats the user's best in its bucket. */
   isPb: boolean;
   /** Tags whose best in the bucket the result beats. */
@@ -127,6 +131,17 @@ export class SubmissionRepository {
 
   /** The account read of a submission: the user row locked, its best in the bucket, the result's tags it owns. */
   private lockQuery(executor: Executor, p: LockParameters, tagIds: string[]) {
+    const pbOf = (eb: ExpressionBuilder<DB, 'users'>) =>
+      eb
+        .selectFrom('personal_bests')
+        .where('personal_bests.uid', '=', p.uid)
+        .where('mode', '=', p.mode)
+        .where('mode2', '=', p.mode2)
+        .where('language', '=', p.language)
+        .where('difficulty', '=', p.difficulty)
+        .where('punctuation', '=', p.punctuation)
+        .where('numbers', '=', p.numbers)
+        .where('lazy_mode', '=', p.lazyMode);
     return executor
       .selectFrom('users')
       .select((eb) => [
@@ -145,18 +160,9 @@ export class SubmissionRepository {
         'premium_expires_at',
         'chat_id',
         'chat_avatar',
-        eb
-          .selectFrom('personal_bests')
-          .select('wpm')
-          .where('personal_bests.uid', '=', p.uid)
-          .where('mode', '=', p.mode)
-          .where('mode2', '=', p.mode2)
-          .where('language', '=', p.language)
-          .where('difficulty', '=', p.difficulty)
-          .where('punctuation', '=', p.punctuation)
-          .where('numbers', '=', p.numbers)
-          .where('lazy_mode', '=', p.lazyMode)
-          .as('pb_wpm'),
+        pbOf(eb).select('wpm').as('pb_wpm'),
+        // Not null when the best comes from a result held off the boards (review queue).
+        pbOf(eb).select('held_result_id').as('pb_held_result_id'),
         tagIds.length === 0
           ? sql<null>`null`.as('owned_tags')
           : eb
@@ -219,6 +225,7 @@ export class SubmissionRepository {
       chatId: row.chat_id,
       chatAvatar: row.chat_avatar,
       pbWpm: row.pb_wpm ?? null,
+      pbHeld: (row.pb_held_result_id ?? null) !== null,
       ownedTags: row.owned_tags ?? [],
     };
   }

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
-import { Injectable } from '@nestjs/common';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectProcessMetrics } from './process-metrics';
 import { StatusRepository, type JobRunFacts } from './status.repository';
 import { CacheStatsRegistry } from '../../common/cache-stats';
 
@@ -14,7 +15,7 @@ function isBadAuthStatus(status: number): boolean {
  * needs a query or a pool's state is read when Prometheus scrapes.
  */
 @Injectable()
-export class MetricsService {
+export class MetricsService implements OnModuleDestroy {
   readonly registry = new Registry();
   readonly httpDuration = new Histogram({
     name: 'http_request_duration_seconds',
@@ -27,7 +28,9 @@ export class MetricsService {
   exposedOn: Server | null = null;
   readonly submissions = new Counter({
     name: 'result_submissions_total',
-    help: 'POST /results answers by outcome (HTTP status: 200 saved, 460-466 refused by a check, ...)',
+    help:
+      'POST /results answers by outcome: the HTTP status (200 saved, 460-466 refused, ...), or for the anti-cheat ' +
+      '"<status>:<check>" (e.g. 463:speed, 465:variation) and "held:<check>" (saved, held for review)',
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
@@ -51,21 +54,26 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  private readonly stopProcessMetrics: () => void;
+
   constructor(
     private readonly status: StatusRepository,
     private readonly caches: CacheStatsRegistry,
   ) {
-    collectDefaultMetrics({ register: this.registry });
+    this.stopProcessMetrics = collectProcessMetrics(this.registry);
     this.registerScrapeGauges();
   }
 
-  observe(method: string, route: string, status: number, seconds: number): void {
+  onModuleDestroy(): void {
+    this.stopProcessMetrics();
+  }
+
+  /** `outcome`: the handler's own label for a result submission (see submission-outcome.ts). */
+  observe(method: string, route: string, status: number, seconds: number, outcome?: string): void {
     this.httpDuration.observe({ method, route, status: String(status) }, seconds);
-    if (status < 400) {
-      if (route === '/results' && method === 'POST') this.submissions.inc({ outcome: '200' });
-      return;
-    }
-    if (route === '/results' && method === 'POST') this.submissions.inc({ outcome: String(status) });
+    const submission = route === '/results' && method === 'POST';
+    if (submission) this.submissions.inc({ outcome: outcome ?? String(status) });
+    if (status < 400) return;
     if (status === 429) this.rateLimited.inc({ route });
     else if (isBadAuthStatus(status)) this.badAuth.inc({ status: String(status) });
   }
@@ -111,6 +119,17 @@ export class MetricsService {
     pool('pg_pool_connections', 'PostgreSQL pool: open connections', (p) => p.total);
     pool('pg_pool_idle_connections', 'PostgreSQL pool: idle connections', (p) => p.idle);
     pool('pg_pool_waiting_requests', 'PostgreSQL pool: queries waiting for a connection', (p) => p.waiting);
+
+    new Gauge({
+      name: 'result_review_queue_length',
+      help: "Results held for review (above their mode's plausibility ceiling), waiting for a moderator",
+      registers: [this.registry],
+      async collect() {
+        // A failing database leaves the last value rather than failing the scrape.
+        const held = await status.heldResults().catch(() => null);
+        if (held !== null) this.set(held);
+      },
+    });
 
     // Both gauges come from one query; the registry collects metrics concurrently, so share the pending read.
     let pending: Promise<JobRunFacts[]> | null = null;

@@ -16,7 +16,10 @@ export interface PoolFacts {
   waiting: number;
 }
 
-/** The few reads health and metrics make: a round trip, the pool's counters, the last run of each job. */
+/**
+ * The few reads health and metrics make: a round trip, the pool's counters, the last run of each job, the length of
+ * the result review queue.
+ */
 @Injectable()
 export class StatusRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
@@ -40,5 +43,12 @@ export class StatusRepository {
       finishedAt: Number(r.finished_at),
       ms: typeof r.ms === 'number' ? r.ms : null,
     }));
+  }
+
+  /** Results held for review (a partial index holds exactly those rows). */
+  async heldResults(): Promise<number> {
+    const { rows } = await sql<{ n: string }>`
+      SELECT count(*) AS n FROM result_reviews WHERE status = 'held'`.execute(this.db);
+    return Number(rows[0]?.n ?? 0);
   }
 }

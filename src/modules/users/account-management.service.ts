@@ -6,7 +6,9 @@ import { TokenVerifierService } from '../../common/auth/token-verifier.service';
 import { CaptchaVerifier } from '../../common/captcha/captcha-verifier';
 import { Clock } from '../../common/clock';
 import { ChatStateRepository } from './chat/chat-state.repository';
-import { EmailSender } from './email/email-sender';
+import { blocklistEntries } from './blocklist';
+import { BlocklistRepository } from './blocklist.repository';
+import { PasswordResetService } from './password-reset.service';
 import { DAY_MS } from './test-activity';
 import { CAPTCHA_FAILED } from './users.service';
 import { NAME_INDEX, uniqueViolation, UsersRepository } from './users.repository';
@@ -32,14 +34,17 @@ export class AccountManagementService {
     private readonly identity: IdentityProvider,
     private readonly tokens: TokenVerifierService,
     private readonly captcha: CaptchaVerifier,
-    private readonly email: EmailSender,
+    private readonly passwordReset: PasswordResetService,
     private readonly lifecycle: AccountLifecycle,
     private readonly clock: Clock,
+    private readonly blocklist: BlocklistRepository,
   ) {}
 
   async rename(uid: string, name: string): Promise<void> {
     const user = await this.users.findByUid(uid);
     if (!user) throw new AppError(404, MESSAGES.userNotFound);
+    // Contract facts U6: the blocklist is checked first.
+    if (await this.blocklist.contains({ name })) throw new AppError(409, 'Username blocked');
     if (user.banned) throw new AppError(403, 'Banned users cannot change their name');
     const now = this.clock.now();
     const changedBefore = now - NAME_CHANGE_INTERVAL_MS;
@@ -71,24 +76,9 @@ export class AccountManagementService {
    */
   async requestPasswordReset(email: string, captcha: string, remoteIp: string): Promise<void> {
     if (!(await this.captcha.verify(captcha, remoteIp))) throw new AppError(422, CAPTCHA_FAILED);
-    void this.sendPasswordReset(email).catch((e: Error) =>
-      this.logger.error({ err: e.message }, 'password reset mail failed'),
-    );
-  }
-
-  private async sendPasswordReset(email: string): Promise<void> {
-    const link = await this.identity.generatePasswordResetLink(email);
-    if (link === null) {
-      this.logger.log('password reset requested for an address without an account');
-      return;
-    }
-    await this.email.send({
-      to: email,
-      subject: 'Reset your password',
-      text:
-        `Someone asked to reset the password of your account.\n\nTo choose a new password, open this link:\n${link}\n\n` +
-        'If it was not you, ignore this mail: your password stays as it is.',
-    });
+    void this.passwordReset
+      .send(email, { by: 'user' })
+      .catch((e: Error) => this.logger.error({ err: e.message }, 'password reset mail failed'));
   }
 
   async updateEmail(uid: string, newEmail: string): Promise<void> {
@@ -126,12 +116,18 @@ export class AccountManagementService {
   }
 
   /**
-   * One transaction: what mentions the user elsewhere (each feature's delete handler), then the user row and every
-   * user-owned row by cascade; then the identity-provider account. The export's record types are the checklist
+   * One transaction: a banned account's name, email and chat id go to the blocklist (domain facts §5.10), what mentions
+   * the user elsewhere goes (each feature's delete handler), then the user row and every user-owned row by cascade;
+   * then the identity-provider account. The export's record types are the checklist
    * (test/e2e/portability/erasure.e2e-spec.ts).
    */
   async deleteAccount(uid: string): Promise<void> {
     await this.users.inTransaction(async (trx) => {
+      const user = await this.users.lock(uid, trx);
+      if (user?.banned) {
+        const entries = blocklistEntries({ name: user.name, email: user.email, chatId: user.chatId });
+        await this.blocklist.add(entries, this.clock.now(), trx);
+      }
       await this.lifecycle.runDelete(uid, trx);
       await this.users.delete(uid, trx);
     });

@@ -1,3 +1,5 @@
+import type { Int } from '../../common/int';
+
 export const MODES = ['time', 'words', 'quote', 'zen', 'custom'] as const;
 export type Mode = (typeof MODES)[number];
 
@@ -11,7 +13,7 @@ export interface PersonalBest {
   numbers: boolean;
   raw: number;
   wpm: number;
-  timestamp: number;
+  timestamp: Int;
 }
 
 /** Spec "User": keys `time`, `words`, `quote`, `zen`, `custom`, each mapping a mode2 to its records. */
@@ -29,7 +31,7 @@ export interface PersonalBestRow {
   acc: number;
   raw: number;
   consistency: number;
-  timestamp: number;
+  timestamp: Int;
 }
 
 export function emptyPersonalBests(): PersonalBests {

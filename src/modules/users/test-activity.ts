@@ -1,3 +1,5 @@
+import type { Int } from '../../common/int';
+
 export const DAY_MS = 86_400_000;
 /** Spec "Limits": the current test activity covers the last 372 days (today included). */
 export const CURRENT_ACTIVITY_DAYS = 372;
@@ -14,9 +16,9 @@ export interface DayCount {
 
 export interface CurrentTestActivity {
   /** Completed tests per day, oldest first; the last entry is `lastDay`. */
-  testsByDays: number[];
+  testsByDays: Int[];
   /** Start (UTC midnight, ms) of the last day covered: today. */
-  lastDay: number;
+  lastDay: Int;
 }
 
 /**

@@ -33,6 +33,9 @@ export class UsersAccountController {
   @Patch('email')
   @RateLimit('userUpdateEmail')
   @ApiFailure(409, 'The email address is already in use by another account')
+  @ApiFailure(400, 'Invalid email address')
+  @ApiFailure(404, 'User not found in the auth system')
+  @ApiFailure(429, 'Too many requests. Please try again later')
   async updateEmail(@Auth() auth: AuthContext, @Body() body: UpdateEmailDto) {
     await this.accounts.updateEmail(auth.uid, body.newEmail);
     return ok('Email updated');

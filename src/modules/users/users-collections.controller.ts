@@ -37,6 +37,7 @@ export class UsersCollectionsController {
   /** The original platform answers an added tag with "Tag updated"; its clients expect that text. */
   @Post('tags')
   @RateLimit('userTagsUpdate')
+  @ApiFailure(400, 'Maximum number of tags reached')
   async addTag(@Auth() auth: AuthContext, @Body() body: AddTagDto) {
     return ok('Tag updated', await this.tags.add(auth.uid, body.tagName));
   }

@@ -1,5 +1,6 @@
 import { Body, Controller, Get, Param, Patch, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { MESSAGES } from '../../common/app-error';
 import { Auth, Public, RateLimit, RequireConfiguration } from '../../common/auth/policy.decorators';
 import { ok } from '../../common/http/envelope';
 import type { AuthContext } from '../../common/http/request-context';
@@ -19,6 +20,7 @@ export class UsersProfileController {
   @Get(':uidOrName/profile')
   @Public()
   @RateLimit('userProfileGet')
+  @ApiFailure(404, MESSAGES.userNotFound)
   async get(@Param() params: ProfileParamDto, @Query() query: ProfileQueryDto) {
     return this.profile(params.uidOrName, query.isUid ?? false);
   }
@@ -27,6 +29,7 @@ export class UsersProfileController {
   @Get('profile/:uidOrName')
   @Public()
   @RateLimit('userProfileGet')
+  @ApiFailure(404, MESSAGES.userNotFound)
   async getAlias(@Param() params: ProfileParamDto, @Query() query: ProfileQueryDto) {
     return this.profile(params.uidOrName, query.isUid ?? false);
   }

@@ -12,7 +12,7 @@ import { ok } from '../../common/http/envelope';
 import type { AuthContext } from '../../common/http/request-context';
 import { AccountManagementService } from './account-management.service';
 import { ForgotPasswordDto, NameParamDto, SignupDto, UpdateNameDto } from './dto/account.dto';
-import { UsersService } from './users.service';
+import { CAPTCHA_FAILED, UsersService } from './users.service';
 import { ApiFailure } from '../../common/http/api-failure.decorator';
 
 @ApiTags('users')
@@ -35,7 +35,8 @@ export class UsersController {
   @AllowUnregistered()
   @RateLimit('userSignup')
   @RequireConfiguration('users.signUp', 'Sign up is temporarily disabled')
-  @ApiFailure(409, 'Username unavailable', 'User document already exists')
+  @ApiFailure(409, 'Username unavailable', 'User document already exists', 'Username or email blocked')
+  @ApiFailure(422, CAPTCHA_FAILED)
   async signup(@Auth() auth: AuthContext, @Body() body: SignupDto, @Ip() ip: string) {
     await this.users.signup(auth, body, ip);
     return ok('User created');
@@ -53,6 +54,7 @@ export class UsersController {
   @Post('forgotPasswordEmail')
   @Public()
   @RateLimit('userForgotPasswordEmail')
+  @ApiFailure(422, CAPTCHA_FAILED)
   async forgotPassword(@Body() body: ForgotPasswordDto, @Ip() ip: string) {
     await this.accounts.requestPasswordReset(body.email, body.captcha, ip);
     return ok('Password reset request received. If the email is valid, you will receive an email shortly.');
@@ -62,7 +64,13 @@ export class UsersController {
   @RequireFreshToken()
   @RateLimit('userUpdateName')
   @ApiFailure(403, 'Banned users cannot change their name')
-  @ApiFailure(409, 'Username already taken', 'You can change your name once every 30 days')
+  @ApiFailure(
+    409,
+    'Username already taken',
+    'You can change your name once every 30 days',
+    'Username blocked',
+  )
+  @ApiFailure(400, 'New name is the same as the old name')
   async rename(@Auth() auth: AuthContext, @Body() body: UpdateNameDto) {
     await this.accounts.rename(auth.uid, body.name);
     return ok("User's name updated");

@@ -18,6 +18,7 @@ import { EmailSender, LoggingEmailSender, SmtpEmailSender } from './email/email-
 import { createEmailVerificationLinks, EmailVerificationLinks } from './email/email-verification-links';
 import { EmailVerificationService } from './email-verification.service';
 import { FavoriteQuotesService } from './favorite-quotes.service';
+import { PasswordResetService } from './password-reset.service';
 import { ProfileService } from './profile.service';
 import { ResultFilterPresetsRepository } from './result-filter-presets.repository';
 import { ResultFilterPresetsService } from './result-filter-presets.service';
@@ -35,6 +36,7 @@ import { UsersStatsController } from './users-stats.controller';
 import { UsersController } from './users.controller';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
+import { BlocklistRepository } from './blocklist.repository';
 
 /** Dev mode (or no relay configured) logs mail instead of sending it. */
 export function createEmailSender(env: AppEnv): EmailSender {
@@ -67,6 +69,7 @@ export function createChatPlatformClient(env: AppEnv): ChatPlatformClient {
     CustomThemesRepository,
     ChatStateRepository,
     ResultFilterPresetsRepository,
+    BlocklistRepository,
     UsersService,
     AccountManagementService,
     ProfileService,
@@ -78,10 +81,11 @@ export function createChatPlatformClient(env: AppEnv): ChatPlatformClient {
     ResultFilterPresetsService,
     UserReportsService,
     EmailVerificationService,
+    PasswordResetService,
     { provide: EmailVerificationLinks, inject: [APP_ENV], useFactory: createEmailVerificationLinks },
     { provide: EmailSender, inject: [APP_ENV], useFactory: createEmailSender },
     { provide: ChatPlatformClient, inject: [APP_ENV], useFactory: createChatPlatformClient },
   ],
-  exports: [UsersService, EmailSender],
+  exports: [UsersService, EmailSender, PasswordResetService],
 })
 export class UsersModule {}

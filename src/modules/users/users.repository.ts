@@ -2,9 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { sql } from 'kysely';
 import { DATABASE, type Database } from '../../infra/database/database';
 import type { Executor } from '../../infra/database/transaction';
+import type { Int } from '../../common/int';
 
 export interface Badge {
-  id: number;
+  id: Int;
   selected?: boolean;
 }
 
@@ -19,17 +20,17 @@ export interface UserRecord {
   uid: string;
   name: string;
   email: string;
-  addedAt: number;
+  addedAt: Int;
   banned: boolean;
   lbOptOut: boolean;
-  lastNameChangeAt: number | null;
-  completedTests: number;
-  startedTests: number;
+  lastNameChangeAt: Int | null;
+  completedTests: Int;
+  startedTests: Int;
   timeTyping: number;
-  xp: number;
-  streakLength: number;
-  streakMaxLength: number;
-  streakLastResultAt: number | null;
+  xp: Int;
+  streakLength: Int;
+  streakMaxLength: Int;
+  streakLastResultAt: Int | null;
   streakHourOffset: number | null;
   chatId: string | null;
   chatAvatar: string | null;
@@ -39,17 +40,17 @@ export interface UserRecord {
   showActivity: boolean;
   badges: Badge[];
   favoriteQuotes: Record<string, string[]>;
-  premiumStartAt: number | null;
-  premiumExpiresAt: number | null;
+  premiumStartAt: Int | null;
+  premiumExpiresAt: Int | null;
   /** `{ <mode>: { <mode2>: { <language>: rank } } }` (contract facts U7). */
-  lbMemory: Record<string, Record<string, Record<string, number>>>;
+  lbMemory: Record<string, Record<string, Record<string, Int>>>;
 }
 
 export interface NewUser {
   uid: string;
   name: string;
   email: string;
-  addedAt: number;
+  addedAt: Int;
 }
 
 export interface ProfileChanges {
@@ -121,6 +122,20 @@ export class UsersRepository {
       .where(sql`lower(name)`, '=', name.toLowerCase())
       .executeTakeFirst();
     return row as UserRecord | undefined;
+  }
+
+  /**
+   * The account with this address, case-insensitively (index `users_email_lower_idx`), with the address as stored;
+   * the oldest when several.
+   */
+  async findByEmail(email: string): Promise<{ uid: string; email: string } | undefined> {
+    return this.db
+      .selectFrom('users')
+      .select(['uid', 'email'])
+      .where(sql`lower(email)`, '=', email.toLowerCase())
+      .orderBy('added_at')
+      .limit(1)
+      .executeTakeFirst();
   }
 
   /** Locks the user row for the rest of the transaction (serialises account-wide changes of one user). */

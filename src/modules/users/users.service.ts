@@ -7,6 +7,7 @@ import type { AuthContext } from '../../common/http/request-context';
 import { ServerConfigurationService } from '../../config/server-configuration.service';
 import { InboxService } from '../inbox/inbox.service';
 import { AllTimeLeaderboardService } from '../leaderboards/all-time-leaderboard.service';
+import { BlocklistRepository } from './blocklist.repository';
 import { CustomThemesRepository } from './custom-themes.repository';
 import { groupPersonalBests } from './personal-bests';
 import { ResultFilterPresetsRepository } from './result-filter-presets.repository';
@@ -37,6 +38,7 @@ export class UsersService implements OnModuleInit {
     private readonly clock: Clock,
     private readonly leaderboards: AllTimeLeaderboardService,
     private readonly filterPresets: ResultFilterPresetsRepository,
+    private readonly blocklist: BlocklistRepository,
   ) {}
 
   onModuleInit(): void {
@@ -53,6 +55,9 @@ export class UsersService implements OnModuleInit {
     const owner = await this.users.nameOwner(body.name);
     if (owner !== undefined && owner !== auth.uid) throw new AppError(409, NAME_UNAVAILABLE);
     const email = auth.email !== '' ? auth.email : (body.email ?? '');
+    // Domain facts §5.1: after the name check, as the original (a deleted banned account's name or email).
+    if (await this.blocklist.contains({ name: body.name, email }))
+      throw new AppError(409, 'Username or email blocked');
     try {
       await this.users.insert({ uid: auth.uid, name: body.name, email, addedAt: this.clock.now() });
     } catch (e) {

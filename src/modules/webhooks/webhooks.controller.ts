@@ -1,9 +1,11 @@
 import { Body, Controller, Headers, Post, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { MESSAGES } from '../../common/app-error';
 import { RateLimit, SelfAuthenticated } from '../../common/auth/policy.decorators';
+import { ApiFailure } from '../../common/http/api-failure.decorator';
 import { ok } from '../../common/http/envelope';
-import { GithubSignatureGuard } from './github-signature.guard';
-import { WebhooksService } from './webhooks.service';
+import { GithubSignatureGuard, WEBHOOK_MESSAGES } from './github-signature.guard';
+import { RELEASE_ID_MISSING, WebhooksService } from './webhooks.service';
 
 @ApiTags('webhooks')
 @Controller('webhooks')
@@ -15,6 +17,9 @@ export class WebhooksController {
   @SelfAuthenticated()
   @RateLimit('webhookGithubRelease')
   @UseGuards(GithubSignatureGuard)
+  @ApiFailure(401, WEBHOOK_MESSAGES.signatureMissing, WEBHOOK_MESSAGES.signatureInvalid)
+  @ApiFailure(422, MESSAGES.invalidBody, RELEASE_ID_MISSING)
+  @ApiFailure(500, WEBHOOK_MESSAGES.secretMissing)
   async githubRelease(
     @Body() payload: unknown,
     @Headers('x-github-delivery') deliveryId: string | undefined,

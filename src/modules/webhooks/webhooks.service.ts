@@ -4,6 +4,9 @@ import { Clock } from '../../common/clock';
 import { PsasService } from '../psas/psas.service';
 import { ReleaseJobsRepository } from './release-jobs.repository';
 
+/** The original's answer to a published release without an id (contract facts §11). */
+export const RELEASE_ID_MISSING = 'Missing property "release.id".';
+
 export const RELEASE_ANNOUNCEMENT = 'releaseAnnouncement';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -42,7 +45,7 @@ export class WebhooksService {
     const release = isRecord(payload.release) ? payload.release : {};
     const id = release.id;
     const releaseId = typeof id === 'number' && Number.isSafeInteger(id) ? String(id) : shortString(id, 100);
-    if (releaseId === null) throw new AppError(422, 'Missing property "release.id".');
+    if (releaseId === null) throw new AppError(422, RELEASE_ID_MISSING);
 
     const tagName = shortString(release.tag_name, 200);
     const created = await this.jobs.enqueueOnce(

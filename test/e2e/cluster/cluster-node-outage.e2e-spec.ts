@@ -10,7 +10,7 @@ import { BOARDS_UNAVAILABLE } from '../../../src/modules/leaderboards/board-avai
 import { createUser } from '../../support/factories';
 import { createTestStores } from '../../support/stores';
 import { createTestApp, type TestApp, type TestResponse } from '../../support/test-app';
-import { minimalResult, signed, type SubmitData } from '../results/result-factory';
+import { boardResult, signed, type SubmitData } from '../results/result-factory';
 
 interface Board {
   entries: { uid: string; wpm?: number }[];
@@ -81,7 +81,7 @@ describe('one Redis Cluster master down', () => {
     const responses = await Promise.all(
       users.map(({ uid, auth }, i) => {
         const wpm = wpmBase + i;
-        const body = { result: signed(minimalResult({ wpm, rawWpm: wpm + 1, acc: 97 }), uid) };
+        const body = { result: signed(boardResult({ wpm, rawWpm: wpm + 1, acc: 97 }), uid) };
         return t.request<{ data: SubmitData }>('POST', '/results', { auth, body }).then((res) => {
           statuses.push(res.status);
           if (res.status === 200) best[uid] = Math.max(best[uid] ?? 0, wpm);

@@ -1,7 +1,7 @@
 import { BoardCatchUpService } from '../../../src/modules/leaderboards/board-catch-up.service';
 import { createUser } from '../../support/factories';
 import { createTestApp, type TestApp } from '../../support/test-app';
-import { minimalResult, signed, type ResultBody, type SubmitData } from '../results/result-factory';
+import { boardResult, signed, type ResultBody, type SubmitData } from '../results/result-factory';
 
 const NOON = Date.UTC(2026, 10, 18, 12);
 
@@ -35,7 +35,7 @@ describe('board catch-up from PostgreSQL', () => {
   async function submit(uid: string, overrides: ResultBody): Promise<SubmitData> {
     const res = await t.request<{ data: SubmitData }>('POST', '/results', {
       auth: await t.bearer(uid),
-      body: { result: signed(minimalResult(overrides), uid) },
+      body: { result: signed(boardResult(overrides), uid) },
     });
     if (res.status !== 200) throw new Error(`${res.status} ${res.text}`);
     return res.body.data;
@@ -82,7 +82,7 @@ describe('board catch-up from PostgreSQL', () => {
     await t.redis.flushdb();
     expect((await boards()).daily).toEqual([]);
     const report = await catchUp.catchUp(NOON);
-    expect(report).toEqual({ dailyEntries: 3, weeklyEntries: 3, deferred: 0 });
+    expect(report).toEqual({ dailyEntries: 3, weeklyEntries: 3, deferred: 0, removedUsers: 0 });
     expect(await boards()).toEqual(live);
 
     // Again: nothing counted twice.

@@ -3,7 +3,7 @@ import { createUser } from '../../support/factories';
 import { createTestStores } from '../../support/stores';
 import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy';
 import { createTestApp, type TestApp } from '../../support/test-app';
-import { minimalResult, resultCount, signed, type SubmitData } from '../results/result-factory';
+import { boardResult, resultCount, signed, type SubmitData } from '../results/result-factory';
 
 // The app reaches PostgreSQL through a proxy this test cuts: the database becomes unreachable for this app only, and
 // comes back without the app being restarted.
@@ -34,7 +34,7 @@ describe('PostgreSQL unreachable', () => {
   const submit = () =>
     t.request<{ data: SubmitData }>('POST', '/results', {
       auth,
-      body: { result: signed(minimalResult(), uid) },
+      body: { result: signed(boardResult(), uid) },
     });
 
   it('answers 503 in the envelope while it is down, and serves again once it is back', async () => {

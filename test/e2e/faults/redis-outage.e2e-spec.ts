@@ -5,7 +5,7 @@ import { startRedisServer, type RedisServerHandle } from '../../../src/infra/emb
 import { createUser } from '../../support/factories';
 import { createTestStores } from '../../support/stores';
 import { createTestApp, type TestApp, type TestResponse } from '../../support/test-app';
-import { minimalResult, signed, type SubmitData } from '../results/result-factory';
+import { boardResult, signed, type SubmitData } from '../results/result-factory';
 
 interface Board {
   entries: { uid: string; wpm?: number; totalXp?: number }[];
@@ -51,7 +51,7 @@ describe('Redis outage during result submissions', () => {
     const responses = await Promise.all(
       users.map(({ uid, auth }, i) => {
         const wpm = wpmBase + i;
-        const body = { result: signed(minimalResult({ wpm, rawWpm: wpm + 1, acc: 97 }), uid) };
+        const body = { result: signed(boardResult({ wpm, rawWpm: wpm + 1, acc: 97 }), uid) };
         return t.request<{ data: SubmitData }>('POST', '/results', { auth, body }).then((res) => {
           statuses.push(res.status);
           if (res.status === 200) accepted.push({ uid, wpm, data: res.body.data });

@@ -3,7 +3,7 @@ import { startAppProcess, type AppProcess } from '../../support/app-process';
 import { createUser } from '../../support/factories';
 import { signIdToken, testJwks, TEST_AUDIENCE, TEST_ISSUER } from '../../support/jwks';
 import { createTestStores, type TestStores } from '../../support/stores';
-import { minimalResult, signed } from '../results/result-factory';
+import { boardResult, signed } from '../results/result-factory';
 
 const USERS = 60;
 const WORKERS = 6;
@@ -48,7 +48,7 @@ describe('server killed with SIGKILL under load', () => {
         authorization: `Bearer ${await signIdToken(uid, Date.now())}`,
         'content-type': 'application/json',
       },
-      body: JSON.stringify({ result: signed(minimalResult({ wpm: 50 + Math.random() * 50 }), uid) }),
+      body: JSON.stringify({ result: signed(boardResult({ wpm: 50 + Math.random() * 50 }), uid) }),
     });
     const body = (await res.json()) as { data?: { insertedId?: string } };
     return { status: res.status, id: body.data?.insertedId };

@@ -6,6 +6,7 @@ import { LeaderboardHooks } from '../../../src/modules/leaderboards/leaderboard-
 import { LeaderboardSnapshotService } from '../../../src/modules/leaderboards/leaderboard-snapshot.service';
 import { SnapshotRepository } from '../../../src/modules/leaderboards/snapshot.repository';
 import { createUser } from '../../support/factories';
+import { boardResult, signed } from '../results/result-factory';
 import { createTestApp, type TestApp } from '../../support/test-app';
 import { eligible, rebuild, seedPb, setUser, type Member } from './support';
 
@@ -248,6 +249,44 @@ describe('live all-time ranks', () => {
     await live();
     expect((await rankOf(b, language))?.rank).toBe(2);
     expect((await page(language)).count).toBe(3);
+  });
+
+  it('a result that is not a personal best but takes the user over minTimeTyping queues their boards: one live update ranks them', async () => {
+    const language = 'german';
+    const [a, b, c] = await threeOnBoard(language);
+    // 7200 s is the default threshold: 7190 s typed is not eligible, one 15 s test more is.
+    const crossing = await eligible(t, { timeTyping: 7190 });
+    const short = await eligible(t, { timeTyping: 100 });
+    for (const { uid } of [crossing, short]) {
+      await seedPb(t, uid, { language, wpm: 95 });
+      await seedPb(t, uid, { language, mode2: '60', wpm: 70 });
+    }
+    await live(); // the seeded bests of users not yet eligible: queued by the trigger, not entered
+    expect((await page(language)).count).toBe(3);
+
+    const queued = (uid: string) =>
+      t.db.selectFrom('leaderboard_best_changes').select('board_id').where('uid', '=', uid).execute();
+    for (const user of [crossing, short]) {
+      const res = await t.request<{ data: { isPb: boolean } }>('POST', '/results', {
+        auth: user.auth,
+        body: { result: signed(boardResult({ language, wpm: 50, acc: 96 }), user.uid) },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.data.isPb).toBe(false);
+    }
+    // Queued with the result, in its transaction: both boards of the user who crossed, none of the other.
+    expect(await queued(crossing.uid)).toHaveLength(2);
+    expect(await queued(short.uid)).toHaveLength(0);
+
+    await live();
+    expect(await ranks(language)).toEqual([
+      [a.uid, 1, 100],
+      [crossing.uid, 2, 95],
+      [b.uid, 3, 90],
+      [c.uid, 4, 80],
+    ]);
+    expect(await rankOf(crossing, language, '60')).toMatchObject({ uid: crossing.uid, rank: 1, wpm: 70 });
+    expect(await rankOf(short, language)).toBeNull();
   });
 
   it('a change committed during a rebuild (after it read the bests) is applied after the swap', async () => {

@@ -107,6 +107,7 @@ export function savedEvent(t: TestApp, o: EventOverrides): ResultSavedEvent {
     resultId: o.resultId ?? newId(),
     timestamp: o.timestamp ?? Math.floor(t.clock.now() / 1000) * 1000,
     isPb: true,
+    held: false,
     xp: o.xp ?? 0,
     result: {
       wpm: 100,

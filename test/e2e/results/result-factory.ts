@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import objectHash from 'object-hash';
 import type { Database } from '../../../src/infra/database/database';
+import { planFor, Random, tooLong, typeTest, type Typist, type TypingMode } from '../../support/human-typing';
 import type { TestApp } from '../../support/test-app';
 
 export type ResultBody = Record<string, unknown>;
@@ -8,21 +9,71 @@ export type ResultBody = Record<string, unknown>;
 // Client timestamps differ between results, so results built here have distinct hashes.
 let clientTime = 1_700_000_000_000;
 
-/** A result as the original client sends it (every field), without `uid` and `hash`. */
+/** The measurements the client derives from the keystroke timeline (generated unless a test gives them itself). */
+const MEASURED = [
+  'charStats',
+  'charTotal',
+  'chartData',
+  'keySpacing',
+  'keyDuration',
+  'keyOverlap',
+  'startToFirstKey',
+  'lastKeyToEnd',
+  'consistency',
+  'keyConsistency',
+  'wpmConsistency',
+] as const;
+
+// One steady typist: the factories want exact figures, the generated corpus is where typists vary.
+const TYPIST: Typist = { intervalCv: 0.45, holdMeanMs: 100, holdCv: 0.3, hesitation: 0 };
+
+/**
+ * The measurements of a test typed to the figures of `result` (wpm, rawWpm, acc, testDuration, mode, afkDuration),
+ * consistent as the original client's are, so the anti-cheat accepts it as it accepts the client's. A figure the
+ * generator cannot meet exactly (a fractional afkDuration) stays as asked.
+ */
+function measured(result: ResultBody): ResultBody {
+  const seconds = result.testDuration as number;
+  const afk = result.afkDuration as number;
+  const plan = {
+    ...planFor({
+      mode: result.mode as TypingMode,
+      mode2: String(result.mode2),
+      durationMs: Math.round(seconds * 1000),
+      wpm: result.wpm as number,
+      rawWpm: result.rawWpm as number,
+      acc: result.acc as number,
+      bailedOut: result.bailedOut === true,
+      afkSeconds: Number.isInteger(afk) && afk < seconds - 1 ? afk : 0,
+    }),
+    // No pause of a second or more but the afk ones asked for.
+    maxIntervalMs: 900,
+  };
+  const typed = typeTest(new Random(clientTime % 2_147_483_647), TYPIST, plan);
+  const body: ResultBody = { ...result };
+  for (const field of MEASURED) body[field] = typed[field];
+  tooLong(body);
+  return body;
+}
+
+/**
+ * A result as the original client sends it (every field), without `uid` and `hash`: the figures a test gives, and
+ * the client's measurements of a test typed to them (keySpacing, keyDuration, chart, charStats, ...). A measurement
+ * given in `overrides` is sent as given (a test that means to send something the client would not).
+ */
 export function clientResult(overrides: ResultBody = {}): ResultBody {
   clientTime += 1000;
-  return {
-    wpm: 80,
-    rawWpm: 82,
-    charStats: [200, 0, 0, 0],
-    acc: 96,
+  const wpm = (overrides.wpm as number | undefined) ?? 80;
+  const acc = (overrides.acc as number | undefined) ?? 96;
+  const figures: ResultBody = {
+    wpm,
+    // Wrong characters left in the text make raw the higher; with 100% accuracy there are none.
+    rawWpm: acc >= 100 ? wpm : Math.round(wpm * 102.5) / 100,
+    acc,
     mode: 'time',
     mode2: '30',
     timestamp: clientTime,
     testDuration: 30,
-    consistency: 75.5,
-    keyConsistency: 40.2,
-    chartData: { wpm: [70, 80, 90], burst: [75, 85, 95], err: [0, 1, 0] },
     restartCount: 2,
     incompleteTestSeconds: 4,
     afkDuration: 1,
@@ -35,20 +86,36 @@ export function clientResult(overrides: ResultBody = {}): ResultBody {
     difficulty: 'normal',
     numbers: false,
     punctuation: false,
-    charTotal: 200,
-    keySpacing: [100, 120, 140],
-    keyDuration: [80, 90, 100],
-    keyOverlap: 12,
-    lastKeyToEnd: 30,
-    startToFirstKey: 200,
-    wpmConsistency: 80,
     stopOnLetter: false,
     incompleteTests: [{ acc: 90, seconds: 4 }],
     ...overrides,
   };
+  return { ...measured(figures), ...overrides };
 }
 
-/** Only the spec's required fields (spec "Result, submitted"), without `hash`. */
+/**
+ * A timed 15-second result (a daily board's) with nothing away or incomplete, as the client sends it: for tests
+ * about boards and outages that only need results to enter.
+ */
+export function boardResult(overrides: ResultBody = {}): ResultBody {
+  return clientResult({
+    mode: 'time',
+    mode2: '15',
+    testDuration: 15,
+    wpm: 60,
+    acc: 95,
+    afkDuration: 0,
+    restartCount: 0,
+    incompleteTestSeconds: 0,
+    incompleteTests: [],
+    ...overrides,
+  });
+}
+
+/**
+ * Only the spec's required fields (spec "Result, submitted"), without `hash`: what the schema accepts. Saved, but
+ * held off the boards for review (no measurements vouch for it), unless `results.antiCheat.measurements` is off.
+ */
 export function minimalResult(overrides: ResultBody = {}): ResultBody {
   return {
     wpm: 60,

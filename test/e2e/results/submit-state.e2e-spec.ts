@@ -1,3 +1,4 @@
+import { keyStats } from '../../../src/modules/results/domain/key-stats';
 import { createUser } from '../../support/factories';
 import { createTestApp, type TestApp } from '../../support/test-app';
 import {
@@ -58,17 +59,18 @@ describe('POST /results: what an accepted result stores', () => {
         name,
         wpm: 80,
         rawWpm: 82,
-        charStats: [200, 0, 0, 0],
+        // The client's measurements of the typed test, as sent (key timings as their mean and deviation).
+        charStats: result.charStats,
         acc: 96,
         mode: 'time',
         mode2: '30',
         timestamp: START + 1000,
         testDuration: 30,
-        consistency: 75.5,
-        keyConsistency: 40.2,
-        chartData: { wpm: [70, 80, 90], burst: [75, 85, 95], err: [0, 1, 0] },
-        keySpacingStats: { average: 120, sd: 16.33 },
-        keyDurationStats: { average: 90, sd: 8.16 },
+        consistency: result.consistency,
+        keyConsistency: result.keyConsistency,
+        chartData: result.chartData,
+        keySpacingStats: keyStats(result.keySpacing as number[]),
+        keyDurationStats: keyStats(result.keyDuration as number[]),
         restartCount: 2,
         incompleteTestSeconds: 4,
         afkDuration: 1,
@@ -122,6 +124,12 @@ describe('POST /results: what an accepted result stores', () => {
       }
       const pbs = await personalBests(uid);
       expect(pbs).toHaveLength(1);
+      const best = await t.db
+        .selectFrom('results')
+        .select(['raw_wpm', 'consistency'])
+        .where('uid', '=', uid)
+        .where('wpm', '=', 85.5)
+        .executeTakeFirstOrThrow();
       expect(pbs[0]).toMatchObject({
         mode: 'time',
         mode2: '30',
@@ -132,8 +140,8 @@ describe('POST /results: what an accepted result stores', () => {
         lazy_mode: false,
         wpm: 85.5,
         acc: 96,
-        raw: 82,
-        consistency: 75.5,
+        raw: best.raw_wpm,
+        consistency: best.consistency,
         timestamp: t.clock.now() - (t.clock.now() % 1000),
       });
     });
@@ -367,11 +375,11 @@ describe('POST /results: what an accepted result stores', () => {
 
     it('counts corrected mistakes (sent or derived from charStats), funboxes and incomplete tests', async () => {
       const { uid } = await createUser(t.db);
+      // Typed with a wrong character left in (raw above wpm), yet sent as corrected: the flag sent wins.
       const sent = await submitOk(t, uid, {
         acc: 90,
         afkDuration: 0,
         correctedEverything: true,
-        charStats: [100, 5, 0, 0],
         funbox: ['read_ahead_hard'],
         incompleteTests: [{ acc: 75, seconds: 10 }],
         incompleteTestSeconds: 10,
@@ -385,7 +393,8 @@ describe('POST /results: what an accepted result stores', () => {
         accPenalty: 52,
       });
       nextSlot();
-      const derived = await submitOk(t, uid, { acc: 90, wpm: 81, afkDuration: 0, charStats: [100, 0, 0, 0] });
+      // Nothing wrong left in charStats (raw equals wpm): corrected everything, derived.
+      const derived = await submitOk(t, uid, { acc: 90, wpm: 81, rawWpm: 81, afkDuration: 0 });
       expect(derived.xpBreakdown.corrected).toBe(15);
     });
 

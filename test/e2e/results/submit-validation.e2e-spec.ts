@@ -79,11 +79,23 @@ describe('POST /results: authentication, switches and the result schema', () => 
       expect(res.body.message).toBe('Result saved');
     });
 
-    it("accepts only the spec's required fields (hashed with the caller's uid)", async () => {
+    it("takes only the spec's required fields (hashed with the caller's uid), held off the boards for review", async () => {
       nextSlot();
       const res = await post(signedWithoutUid(minimalResult(), uid));
       expect(res.status).toBe(200);
       expect(res.body.message).toBe('Result saved');
+      // Nothing vouches for a result without the client's measurements, so a moderator sees it before any board does.
+      const review = await t.db
+        .selectFrom('result_reviews')
+        .select('reasons')
+        .where('result_id', '=', (res.body.data as { insertedId: string }).insertedId)
+        .executeTakeFirstOrThrow();
+      expect(review.reasons).toEqual([
+        {
+          check: 'measurements',
+          figures: { missing: 'charStats,charTotal,chartData,keySpacing,keyDuration' },
+        },
+      ]);
     });
 
     it.each<[string, ResultBody]>([
@@ -104,9 +116,20 @@ describe('POST /results: authentication, switches and the result schema', () => 
           },
         },
       ],
-      ['chart data and key timings too long to send', { chartData: 'toolong', keySpacing: 'toolong' }],
+      // The client sends "toolong" for tests over 122 s only.
+      [
+        'chart data and key timings too long to send',
+        {
+          mode2: '180',
+          testDuration: 180,
+          chartData: 'toolong',
+          keySpacing: 'toolong',
+          keyDuration: 'toolong',
+        },
+      ],
       ['a challenge', { challenge: 'accuracyExpert' }],
-      ['a wpm of 0', { wpm: 0, rawWpm: 0 }],
+      // Every word typed wrong: nothing correct, yet characters typed.
+      ['a wpm of 0', { wpm: 0, rawWpm: 40, acc: 80 }],
     ])('accepts %s', async (_label, overrides) => {
       nextSlot();
       const res = await post(signed(clientResult(overrides), uid));

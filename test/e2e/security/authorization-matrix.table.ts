@@ -69,6 +69,9 @@ export const EXPECTATIONS: Record<string, RouteRow> = {
   'POST /admin/clearStreakHourOffset': { auth: 'admin' },
   'POST /admin/report/accept': { auth: 'admin' },
   'POST /admin/report/reject': { auth: 'admin' },
+  'GET /admin/result/held': { auth: 'admin' },
+  'POST /admin/result/accept': { auth: 'admin' },
+  'POST /admin/result/reject': { auth: 'admin' },
   'POST /admin/sendForgotPasswordEmail': { auth: 'admin' },
 
   'GET /ape-keys': { auth: 'canManageApeKeys' },

@@ -4,6 +4,7 @@ import {
   LoggingEmailSender,
   SmtpEmailSender,
 } from '../../../src/modules/users/email/email-sender';
+import { createUser } from '../../support/factories';
 import { startSmtpStub, type SmtpStub } from '../../support/smtp-stub';
 import { startStubServer, type StubServer } from '../../support/stub-server';
 import { createTestApp, type TestApp } from '../../support/test-app';
@@ -27,6 +28,7 @@ describe('POST /users/forgotPasswordEmail (production mode: real captcha and SMT
         mail: { smtpUrl: smtp.url, from: 'Typing <no-reply@typing.example>' },
       },
     });
+    await createUser(t.db, { email: 'known@typing.example' });
     // The identity provider is a third-party service: only known addresses get a link.
     jest
       .spyOn(t.app.get(IdentityProvider), 'generatePasswordResetLink')

@@ -73,7 +73,17 @@ describe('results as the original client sees them', () => {
     });
   });
 
-  describe('afkDuration above testDuration', () => {
+  describe('afkDuration above testDuration (DECISIONS.md: clamped under a second, 463 from one second, in hundredths)', () => {
+    // No current client sends more afk seconds than the test had (it counts idle seconds of the test), so the checks
+    // that weigh afkDuration against the timeline's pauses and the chart's idle seconds would refuse these first.
+    // They are off here: the rule under test is the clamp-or-463 of older clients' rounding.
+    beforeAll(() =>
+      t.configure({ results: { antiCheat: { timeline: { enabled: false }, chart: { enabled: false } } } }),
+    );
+    afterAll(() =>
+      t.configure({ results: { antiCheat: { timeline: { enabled: true }, chart: { enabled: true } } } }),
+    );
+
     it('by client rounding (less than a second) is saved, clamped to the test duration', async () => {
       const { uid } = await createUser(t.db);
       t.clock.set(Date.UTC(2026, 11, 23, 10, 0));
@@ -104,6 +114,41 @@ describe('results as the original client sees them', () => {
         expect(res.body).toEqual({ message: "Result data doesn't make sense", data: null });
       }
       expect((await userRow(t.db, uid)).completed_tests).toBe(0);
+    });
+
+    // Issue 24 item 8: both are exactly 1.00 s over; subtracting the floats gave 0.99999… and 1.0000000000000142.
+    it.each([
+      [15.13, 16.13, '15'],
+      [118.84, 119.84, '120'],
+    ])(
+      'exactly one second over (test %p s, afk %p s) is 463 whatever the floats say',
+      async (test, afk, mode2) => {
+        const { uid } = await createUser(t.db);
+        const res = await submit(
+          t,
+          uid,
+          signed(clientResult({ mode2, testDuration: test, afkDuration: afk }), uid),
+        );
+        expect(res.status).toBe(463);
+        expect((await userRow(t.db, uid)).completed_tests).toBe(0);
+      },
+    );
+
+    it.each([
+      [15.13, 16.12, '15'],
+      [118.84, 119.83, '120'],
+    ])('0.99 s over (test %p s, afk %p s) is clamped and saved', async (test, afk, mode2) => {
+      const { uid } = await createUser(t.db);
+      const res = await submit(
+        t,
+        uid,
+        signed(clientResult({ mode2, testDuration: test, afkDuration: afk }), uid),
+      );
+      expect(res.status).toBe(200);
+      const stored = await t.request('GET', `/results/id/${res.body.data.insertedId}`, {
+        auth: await t.bearer(uid),
+      });
+      expect(stored.body.data).toMatchObject({ testDuration: test, afkDuration: test });
     });
   });
 });

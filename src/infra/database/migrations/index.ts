@@ -17,6 +17,11 @@ import * as usersCompat from './20261124130000_users_compat';
 import * as apeKeyAccess from './20261124140000_ape_key_access';
 import * as liveRanks from './20261124160000_live_ranks';
 import * as testActivityCoveringKey from './20261124170000_test_activity_covering_key';
+import * as resultReviews from './20261126100000_result_reviews';
+import * as blocklist from './20261126200000_blocklist';
+import * as apeKeyHashScheme from './20261126200100_ape_key_hash_scheme';
+import * as usersEmailLookup from './20261126400000_users_email_lookup';
+import * as boardRemovals from './20261126400100_board_removals';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so they sort in the order they must run; a feature adds
@@ -41,4 +46,9 @@ export const MIGRATIONS: Record<string, Migration> = {
   '20261124140000_ape_key_access': apeKeyAccess,
   '20261124160000_live_ranks': liveRanks,
   '20261124170000_test_activity_covering_key': testActivityCoveringKey,
+  '20261126100000_result_reviews': resultReviews,
+  '20261126200000_blocklist': blocklist,
+  '20261126200100_ape_key_hash_scheme': apeKeyHashScheme,
+  '20261126400000_users_email_lookup': usersEmailLookup,
+  '20261126400100_board_removals': boardRemovals,
 };

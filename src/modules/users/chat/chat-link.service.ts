@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { AppError, MESSAGES } from '../../../common/app-error';
+import { BlocklistRepository } from '../blocklist.repository';
 import { CHAT_ID_INDEX, uniqueViolation, UsersRepository } from '../users.repository';
 import { ChatPlatformClient } from './chat-platform-client';
 import { ChatStateRepository } from './chat-state.repository';
@@ -22,6 +23,7 @@ export class ChatLinkService {
     private readonly users: UsersRepository,
     private readonly states: ChatStateRepository,
     private readonly platform: ChatPlatformClient,
+    private readonly blocklist: BlocklistRepository,
   ) {}
 
   /** A new 20-character state replaces any earlier one of the user. */
@@ -48,6 +50,9 @@ export class ChatLinkService {
     const owner = await this.users.chatAccountOwner(account.id);
     const taken = new AppError(409, 'This Discord account is linked to a different account');
     if (owner !== undefined && owner !== uid) throw taken;
+    // Domain facts §5.12: a chat account of a deleted banned account; refreshing one's own link's avatar is allowed.
+    if (user.chatId !== account.id && (await this.blocklist.contains({ chatId: account.id })))
+      throw new AppError(409, 'The Discord account is blocked');
     try {
       await this.users.setChatAccount(uid, account.id, account.avatar);
     } catch (e) {

@@ -37,7 +37,8 @@ export class UsersChatController {
   @RequireConfiguration('users.discordIntegration.enabled', CHAT_OFF)
   @RateLimit('userChatLink')
   @ApiFailure(403, 'Invalid user token', 'Banned accounts cannot link with Discord')
-  @ApiFailure(409, 'This Discord account is linked to a different account')
+  @ApiFailure(409, 'This Discord account is linked to a different account', 'The Discord account is blocked')
+  @ApiFailure(500, 'Could not get Discord account info')
   async link(@Auth() auth: AuthContext, @Body() body: ChatLinkDto, @Req() request: FastifyRequest) {
     const { relinked, ...link } = await this.chat.link(
       auth.uid,

@@ -1,0 +1,27 @@
+import { Module } from '@nestjs/common';
+import { LeaderboardModule } from '../../leaderboards/leaderboards.module';
+import { OriginalImportService } from './original-import.service';
+import { CollectionsWriterRepository } from './write/collections-writer.repository';
+import { DerivedStateRepository } from './write/derived-state.repository';
+import { DerivedStateService } from './write/derived-state.service';
+import { ResultsWriterRepository } from './write/results-writer.repository';
+import { UsersWriterRepository } from './write/users-writer.repository';
+
+/**
+ * The import side of data portability (ARCHITECTURE "portability"): the write path every reader shares, and the
+ * original platform's dump reader. Used by the operator CLI; no routes. The leaderboards feature rebuilds the boards
+ * from what was imported.
+ */
+@Module({
+  imports: [LeaderboardModule],
+  providers: [
+    UsersWriterRepository,
+    ResultsWriterRepository,
+    CollectionsWriterRepository,
+    DerivedStateRepository,
+    DerivedStateService,
+    OriginalImportService,
+  ],
+  exports: [OriginalImportService, DerivedStateService],
+})
+export class ImportModule {}
