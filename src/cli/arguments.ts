@@ -36,6 +36,8 @@ export function outputFile(value: string): string {
   if (kind(dirname(path)) !== 'directory')
     throw new InvalidArgumentError(`the directory of ${value} does not exist`);
   return path;
+}
+
 export function entityId(value: string): string {
   if (!ID_PATTERN.test(value)) throw new InvalidArgumentError('not an id');
   return value;
