@@ -77,6 +77,7 @@ const CHECKLIST: Record<string, Check> = {
   quoteSubmission: { owners: { new_quotes: ['uid'] }, reset: 'kept' },
   report: { owners: { quote_reports: ['uid'] }, reset: 'kept' },
   approvedQuote: { owners: { quotes: ['submitted_by', 'approved_by_uid'] }, reset: 'kept' },
+  resultReview: { owners: { result_reviews: ['uid'] }, reset: 'cleared' },
   result: { owners: { results: ['uid'] }, reset: 'cleared' },
 };
 
@@ -249,6 +250,8 @@ describe('erasure and reset, checked against the export record types', () => {
         'leaderboard_job_runs.details',
         'quote_reports.content_id',
         'quotes.submitted_by',
+        // The stranger's review the account decided as a moderator.
+        'result_reviews.decided_by',
       ]) {
         expect(traces.some((m) => m.startsWith(`${place}:`))).toBe(true);
       }
@@ -285,6 +288,20 @@ describe('erasure and reset, checked against the export record types', () => {
         .where('text', '=', gone.quoteText)
         .executeTakeFirstOrThrow();
       expect(quote.submitted_by).toBe('');
+    });
+
+    it("keeps the decision it made on another user's held result, without naming it", async () => {
+      const review = await t.db
+        .selectFrom('result_reviews')
+        .select(['status', 'decided_by', 'decided_at', 'decision_reason'])
+        .where('result_id', '=', gone.rejectedByAccount)
+        .executeTakeFirstOrThrow();
+      expect(review).toEqual({
+        status: 'rejected',
+        decided_by: null,
+        decided_at: expect.any(Number) as number,
+        decision_reason: 'bot-like',
+      });
     });
 
     it('changes nothing of another account but the connection to it (and its ranks move up)', async () => {

@@ -242,6 +242,30 @@ describe('GET /users/export', () => {
     ]);
   });
 
+  it('marks the personal best held for review, and holds its review without the moderator', () => {
+    const bests = recordsOf(parsed, 'personalBest').map((pb) => [pb.mode2, pb.wpm, pb.heldResultId]);
+    expect(bests).toEqual([
+      ['15', 270, account.heldResultId],
+      ['60', 90, null],
+    ]);
+    expect(recordsOf(parsed, 'resultReview')).toEqual([
+      {
+        resultId: account.heldResultId,
+        status: 'held',
+        reasons: [
+          { check: 'ceiling', figures: { mode: 'time', wpm: 270, ceiling: expect.any(Number) as number } },
+        ],
+        keyTiming: expect.any(Object) as object,
+        result: expect.objectContaining({ wpm: 270, mode: 'time', mode2: '15', pbAllowed: true }),
+        heldAt: expect.any(Number) as number,
+        decidedAt: null,
+        decisionReason: null,
+      },
+    ]);
+    // The stranger's review the account rejected is the stranger's: neither it nor the moderator's uid is here.
+    expect(plain.text).not.toContain(account.rejectedByAccount);
+  });
+
   it('maps every stored column of every source table to a field, or says why not', async () => {
     const { rows } = await sql<{ table_name: string; column_name: string }>`
       SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public'`.execute(

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { newId } from '../../../src/common/ids';
 import { InboxService } from '../../../src/modules/inbox/inbox.service';
 import { LeaderboardSnapshotService } from '../../../src/modules/leaderboards/leaderboard-snapshot.service';
+import { ResultReviewService } from '../../../src/modules/results/review/result-review.service';
 import type {
   DataRecordType,
   EndData,
@@ -40,6 +41,10 @@ export interface FullAccount {
   strangerUid: string;
   tagId: string;
   resultIds: string[];
+  /** Its result held for review (above the ceiling: its 15-second personal best is held off the boards). */
+  heldResultId: string;
+  /** The stranger's held result that the account, as a moderator, rejected. */
+  rejectedByAccount: string;
   /** Texts of its pending submission and of its approved quote (neither names the account). */
   submissionText: string;
   quoteText: string;
@@ -73,6 +78,19 @@ export async function seedFullAccount(t: TestApp, name: string): Promise<FullAcc
     const saved = await submitOk(t, uid, { mode2, testDuration: Number(mode2), tags, wpm: 90, rawWpm: 92 });
     resultIds.push(saved.insertedId);
   }
+  // Above the 15-second ceiling: saved, its personal best held off the boards until a moderator decides.
+  const held = async (who: string) => {
+    t.clock.advance(5 * MINUTE);
+    const saved = await submitOk(t, who, {
+      ...{ mode2: '15', testDuration: 15, wpm: 270, rawWpm: 271, acc: 97 },
+      ...{ afkDuration: 0, incompleteTestSeconds: 0, incompleteTests: [] },
+    });
+    return saved.insertedId;
+  };
+  const heldResultId = await held(uid);
+  resultIds.push(heldResultId);
+  const rejectedByAccount = await held(stranger.uid);
+  await t.app.get(ResultReviewService).reject(uid, [{ resultId: rejectedByAccount, reason: 'bot-like' }]);
   await t.db
     .updateTable('users')
     .set({
@@ -232,6 +250,8 @@ export async function seedFullAccount(t: TestApp, name: string): Promise<FullAcc
     strangerUid: stranger.uid,
     tagId,
     resultIds,
+    heldResultId,
+    rejectedByAccount,
     submissionText,
     quoteText,
   };

@@ -16,8 +16,14 @@
  *   result hashes; `OMITTED_COLUMNS` lists every stored column left out and why;
  * - `account.derived` is computed by the exporting instance (premium as it applies now, all-time ranks); an
  *   importer ignores it, as boards and premium state are rebuilt or re-evaluated on the instance;
- * - a new field in a later version 1 file is additive: readers ignore fields they do not know; a change that is not
- *   additive bumps `version`.
+ * - a new field or record type in a later version 1 file is additive: readers ignore fields they do not know and
+ *   report records of a type they do not know (the account importer puts them in its rejects file); a change that is
+ *   not additive bumps `version`.
+ *
+ * Additions within version 1, in order (each leaves what was exported before unchanged):
+ * - `personalBest.heldResultId`: the personal best comes from a result held for review or rejected (issue 23), so it
+ *   is on no board; null otherwise (also for files written before the field, where no result was ever held);
+ * - the `resultReview` record type: the account's results held for review, with their reasons and decision.
  */
 
 export const EXPORT_FORMAT = 'typing-platform-account-export';
@@ -46,6 +52,12 @@ export interface PersonalBestData {
   raw: number;
   consistency: number;
   timestamp: number;
+}
+
+/** A personal best of the account (tags' bests are `PersonalBestData`, which is never held). */
+export interface AccountPersonalBestData extends PersonalBestData {
+  /** The held or rejected result this best comes from (it is on no board until approved); null when on the boards. */
+  heldResultId: string | null;
 }
 
 export interface AccountData {
@@ -250,6 +262,24 @@ export interface ResultData {
   keyDurationStats: unknown;
 }
 
+/**
+ * One of the account's results that the anti-cheat held for review (DECISIONS.md "Anti-cheat"), and what a moderator
+ * decided. The moderator is not named (another user's data); their notes (`decisionReason`) are the review's.
+ */
+export interface ResultReviewData {
+  resultId: string;
+  status: 'held' | 'approved' | 'rejected';
+  /** Why it was held: the ceilings it crossed. */
+  reasons: unknown;
+  /** The key-timing summary kept for the moderator, null when the result had none. */
+  keyTiming: unknown;
+  /** What the boards need of the result, as kept with the review (it outlives a deletion of the results). */
+  result: unknown;
+  heldAt: number;
+  decidedAt: number | null;
+  decisionReason: string | null;
+}
+
 export interface EndData {
   /** Records between the header and this trailer. */
   records: number;
@@ -262,7 +292,7 @@ export interface ExportRecords {
   account: AccountData;
   favoriteQuotes: FavoriteQuotesData;
   leaderboardMemory: LeaderboardMemoryData;
-  personalBest: PersonalBestData;
+  personalBest: AccountPersonalBestData;
   tag: TagData;
   preset: PresetData;
   config: ConfigData;
@@ -276,6 +306,7 @@ export interface ExportRecords {
   quoteSubmission: QuoteSubmissionData;
   report: ReportData;
   approvedQuote: ApprovedQuoteData;
+  resultReview: ResultReviewData;
   result: ResultData;
   end: EndData;
 }
@@ -304,6 +335,7 @@ export const DATA_RECORD_TYPES = [
   'quoteSubmission',
   'report',
   'approvedQuote',
+  'resultReview',
   'result',
 ] as const satisfies readonly DataRecordType[];
 

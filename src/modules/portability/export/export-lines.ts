@@ -10,17 +10,18 @@ import {
 } from './export-format';
 import {
   accountData,
+  accountPersonalBestData,
   apeKeyData,
   approvedQuoteData,
   connectionData,
   customThemeData,
   inboxMailData,
-  personalBestData,
   presetData,
   quoteRatingData,
   quoteSubmissionData,
   reportData,
   resultFilterPresetData,
+  resultReviewData,
   tagData,
   testActivityData,
 } from './export-records';
@@ -99,7 +100,7 @@ export async function* exportLines(
     snapshot.resultFilterPresets(uid),
   ]);
   yield (
-    lines('personalBest', personalBests.map(personalBestData)) +
+    lines('personalBest', personalBests.map(accountPersonalBestData)) +
     lines('tag', tagData(tags, tagPbs)) +
     lines('preset', presets.map(presetData)) +
     lines('config', config ? [{ config: config.config, updatedAt: config.updated_at }] : []) +
@@ -118,12 +119,13 @@ export async function* exportLines(
     lines('apeKey', apeKeys.map(apeKeyData))
   );
 
-  const [activity, ratings, submissions, reports, approved] = await Promise.all([
+  const [activity, ratings, submissions, reports, approved, reviews] = await Promise.all([
     snapshot.testActivity(uid),
     snapshot.quoteRatings(uid),
     snapshot.quoteSubmissions(uid),
     snapshot.reports(uid),
     snapshot.approvedQuotes(uid),
+    snapshot.resultReviews(uid),
   ]);
   yield (
     lines('testActivity', activity.map(testActivityData)) +
@@ -133,7 +135,8 @@ export async function* exportLines(
     lines(
       'approvedQuote',
       approved.map((row) => approvedQuoteData(uid, row)),
-    )
+    ) +
+    lines('resultReview', reviews.map(resultReviewData))
   );
 
   await snapshot.openResults(uid);

@@ -1,5 +1,6 @@
 import type {
   AccountData,
+  AccountPersonalBestData,
   ApeKeyData,
   ApprovedQuoteData,
   ConnectionData,
@@ -11,6 +12,7 @@ import type {
   QuoteSubmissionData,
   ReportData,
   ResultFilterPresetData,
+  ResultReviewData,
   TagData,
   TestActivityData,
 } from './export-format';
@@ -91,6 +93,26 @@ export function personalBestData(row: PbRow): PersonalBestData {
     raw: row.raw,
     consistency: row.consistency,
     timestamp: row.timestamp,
+  };
+}
+
+export function accountPersonalBestData(
+  row: PbRow & { held_result_id: string | null },
+): AccountPersonalBestData {
+  return {
+    mode: row.mode,
+    mode2: row.mode2,
+    language: row.language,
+    difficulty: row.difficulty,
+    punctuation: row.punctuation,
+    numbers: row.numbers,
+    lazyMode: row.lazy_mode,
+    wpm: row.wpm,
+    acc: row.acc,
+    raw: row.raw,
+    consistency: row.consistency,
+    timestamp: row.timestamp,
+    heldResultId: row.held_result_id,
   };
 }
 
@@ -281,5 +303,27 @@ export function approvedQuoteData(
     length: row.length,
     approvedAt: row.approved_at,
     roles,
+  };
+}
+
+export function resultReviewData(row: {
+  result_id: string;
+  status: string;
+  reasons: unknown;
+  key_timing: unknown;
+  result: unknown;
+  held_at: number;
+  decided_at: number | null;
+  decision_reason: string | null;
+}): ResultReviewData {
+  return {
+    resultId: row.result_id,
+    status: row.status as ResultReviewData['status'],
+    reasons: row.reasons,
+    keyTiming: row.key_timing,
+    result: row.result,
+    heldAt: row.held_at,
+    decidedAt: row.decided_at,
+    decisionReason: row.decision_reason,
   };
 }

@@ -75,7 +75,10 @@ export const RECORD_TYPES: Record<DataRecordType, RecordTypeInfo> = {
   },
   favoriteQuotes: { cardinality: 'one', columns: { users: { favorite_quotes: '*' } } },
   leaderboardMemory: { cardinality: 'one', columns: { users: { lb_memory: '*' } } },
-  personalBest: { cardinality: 'many', columns: { personal_bests: { uid: HEADER_UID, ...PB_COLUMNS } } },
+  personalBest: {
+    cardinality: 'many',
+    columns: { personal_bests: { uid: HEADER_UID, ...PB_COLUMNS, held_result_id: 'heldResultId' } },
+  },
   tag: {
     cardinality: 'many',
     columns: {
@@ -217,6 +220,22 @@ export const RECORD_TYPES: Record<DataRecordType, RecordTypeInfo> = {
       },
     },
   },
+  resultReview: {
+    cardinality: 'many',
+    columns: {
+      result_reviews: {
+        result_id: 'resultId',
+        uid: HEADER_UID,
+        status: 'status',
+        reasons: 'reasons',
+        key_timing: 'keyTiming',
+        result: 'result',
+        held_at: 'heldAt',
+        decided_at: 'decidedAt',
+        decision_reason: 'decisionReason',
+      },
+    },
+  },
   result: {
     cardinality: 'many',
     columns: {
@@ -264,7 +283,14 @@ export const OMITTED_COLUMNS: Record<string, Record<string, string>> = {
     last_result_hashes:
       'hashes of the latest results, kept only for the duplicate-submission check (466); derived from results',
   },
-  ape_keys: { hash: 'the bcrypt hash of the key secret: a credential, never exported' },
+  ape_keys: {
+    hash: 'the bcrypt hash of the key secret: a credential, never exported',
+    hash_scheme: 'how the secret was hashed: meaningful only next to the hash, which is never exported',
+  },
+  result_reviews: {
+    decided_by:
+      "the deciding moderator's uid: another user's data (emptied when that moderator's account is deleted)",
+  },
   quotes: {
     approved_by:
       "the approving moderator's name: another user's data (the account's own name is in the account record)",
@@ -273,11 +299,14 @@ export const OMITTED_COLUMNS: Record<string, Record<string, string>> = {
 
 /**
  * Tables that hold a user's rows derived from exported records (rebuilt by the instance, never exported or imported):
- * the all-time boards' copy of qualifying personal bests, its change queue, the snapshot and its rank marks.
+ * the all-time boards' copy of qualifying personal bests, its change queue, the snapshot and its rank marks; and the
+ * queue of removals from the daily and weekly (Redis) boards, which a ban, an opt-out, a reset or a deletion of the
+ * account fills and the post-commit purge drains (a work queue: nothing of it outlives its application).
  */
 export const DERIVED_TABLES: Record<string, DataRecordType> = {
   leaderboard_bests: 'personalBest',
   leaderboard_best_changes: 'personalBest',
   leaderboard_entries: 'personalBest',
   leaderboard_rank_marks: 'personalBest',
+  leaderboard_board_removals: 'account',
 };

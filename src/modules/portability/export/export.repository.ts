@@ -112,7 +112,7 @@ export class ExportSnapshot {
   async personalBests(uid: string) {
     return this.trx
       .selectFrom('personal_bests')
-      .select(PB_COLUMNS)
+      .select([...PB_COLUMNS, 'held_result_id'])
       .where('uid', '=', uid)
       .orderBy('mode')
       .orderBy('mode2')
@@ -290,6 +290,26 @@ export class ExportSnapshot {
       .orderBy('approved_at')
       .orderBy('language')
       .orderBy('id')
+      .execute();
+  }
+
+  /** The account's own results in the review queue; the deciding moderator is left out (see OMITTED_COLUMNS). */
+  async resultReviews(uid: string) {
+    return this.trx
+      .selectFrom('result_reviews')
+      .select([
+        'result_id',
+        'status',
+        'reasons',
+        'key_timing',
+        'result',
+        'held_at',
+        'decided_at',
+        'decision_reason',
+      ])
+      .where('uid', '=', uid)
+      .orderBy('held_at')
+      .orderBy('result_id')
       .execute();
   }
 
