@@ -4,12 +4,20 @@ import { InvalidArgumentError } from 'commander';
 import { isValidUid } from '../common/auth/uid';
 import type { Permission } from '../common/auth/policy.decorators';
 import { ID_PATTERN } from '../common/ids';
+import { userNameProblem } from '../modules/users/user-name';
 
 /** Argument parsers: they run while commander parses, so a bad argument fails before any store is touched. */
 
 export function uid(value: string): string {
   // Accounts come from identity providers: Firebase uids, or any OIDC subject (`auth0|…`, UUIDs) up to 255 characters.
   if (!isValidUid(value)) throw new InvalidArgumentError('not a uid');
+  return value;
+}
+
+/** An account name as the users feature allows it (1-16 of letters, digits, `_`, `-`, `.`). */
+export function userName(value: string): string {
+  const problem = userNameProblem(value);
+  if (problem !== null) throw new InvalidArgumentError(`not a valid name: ${problem}`);
   return value;
 }
 

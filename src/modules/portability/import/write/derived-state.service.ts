@@ -9,6 +9,7 @@ import type { FinishReport } from './import-writer';
 /**
  * What an import rebuilds from the data it wrote, instead of copying the source's derived state:
  * - per user: the last result's time, and daily activity where the source had none;
+ * - the board entry under a personal best held for review (our account export): the best result not held;
  * - the all-time boards: a full snapshot rebuild (the same as the scheduled job's);
  * - today's daily boards, from today's results (as after a Redis outage). Earlier days are not rebuilt: the
  *   source's own job already closed and rewarded them, and rebuilding them here would reward them twice;
@@ -28,6 +29,9 @@ export class DerivedStateService {
     const steps: string[] = [];
     steps.push(`last result time set for ${await this.repository.lastResultTimes()} users`);
     steps.push(`test activity counted from results for ${await this.repository.activityFromResults()} users`);
+    const offered = await this.repository.boardBestsUnderHeldBests();
+    if (offered > 0)
+      steps.push(`board entries under ${offered} personal bests held for review brought up to date`);
     const rebuilt = await this.snapshot.rebuild();
     steps.push(
       rebuilt
