@@ -56,18 +56,32 @@ export interface FullAccount {
  * boards), directly otherwise. Also a friend (accepted connection), a pending request from a stranger, a report
  * about the account, and an approved quote it submitted. The clock moves forward.
  */
-export async function seedFullAccount(t: TestApp, name: string): Promise<FullAccount> {
+export async function seedFullAccount(
+  t: TestApp,
+  name: string,
+  options: { premium?: boolean } = {},
+): Promise<FullAccount> {
   const now = () => t.clock.now();
   const user = await createUser(t.db, {
     name,
     timeTyping: 10_000,
     permissions: ['quoteMod'],
-    premiumExpiresAt: now() + 30 * DAY,
+    premiumExpiresAt: options.premium === false ? null : now() + 30 * DAY,
   });
   const { uid } = user;
   const friend = await createUser(t.db);
   const stranger = await createUser(t.db);
   const tagId = await createTag(t.db, uid, 'focus');
+  // Before the results: the boards' entries carry the badge and the chat link as they were at each result.
+  await t.db
+    .updateTable('users')
+    .set({
+      inventory_badges: JSON.stringify([{ id: 3, selected: true }]),
+      chat_id: `chat-${uid}`,
+      chat_avatar: 'avatar-hash',
+    })
+    .where('uid', '=', uid)
+    .execute();
 
   const resultIds: string[] = [];
   for (const [mode2, tags] of [
@@ -99,14 +113,11 @@ export async function seedFullAccount(t: TestApp, name: string): Promise<FullAcc
       profile_keyboard: 'split',
       profile_social_profiles: JSON.stringify({ github: name }),
       profile_show_activity: true,
-      inventory_badges: JSON.stringify([{ id: 3, selected: true }]),
       favorite_quotes: JSON.stringify({ english: ['12', '40'] }),
       lb_memory: JSON.stringify({ time: { '60': { english: 4 } } }),
-      chat_id: `chat-${uid}`,
-      chat_avatar: 'avatar-hash',
       streak_hour_offset: 2,
       last_name_change_at: now() - DAY,
-      premium_start_at: now() - DAY,
+      premium_start_at: options.premium === false ? null : now() - DAY,
     })
     .where('uid', '=', uid)
     .execute();
