@@ -13,7 +13,8 @@ import type { FinishReport } from './import-writer';
  * - the all-time boards: a full snapshot rebuild (the same as the scheduled job's);
  * - today's daily boards, from today's results (as after a Redis outage). Earlier days are not rebuilt: the
  *   source's own job already closed and rewarded them, and rebuilding them here would reward them twice;
- * - not the weekly XP board: the original keeps no XP per result, so this week's board starts empty;
+ * - this week's XP board, from the XP of this week's results (our account export keeps each result's XP; the
+ *   original keeps none, so its users start the week at 0);
  * - public stats need nothing: they are summed from the users and the boards when asked for.
  */
 @Injectable()
@@ -41,7 +42,7 @@ export class DerivedStateService {
     const daily = await this.catchUp.catchUp(utcDayStart(this.clock.now()));
     steps.push(
       daily
-        ? `daily leaderboards of today rebuilt: ${daily.dailyEntries} entries`
+        ? `daily leaderboards of today rebuilt: ${daily.dailyEntries} entries; weekly XP board: ${daily.weeklyEntries} entries`
         : 'daily leaderboards: Redis unavailable or busy; they catch up when it is back',
     );
     return { steps };
