@@ -10,6 +10,11 @@ import type { LoadResult } from '../lib/load';
 import { postgresCpuSeconds } from '../lib/postgres-cpu';
 import { ProcessSampler } from '../lib/server-process';
 import type { BenchContext, ScenarioRow } from './context';
+import { cliNodeFlags, freshInstance, peakRssMb } from './import-original';
+
+/** The empty instance the exported account is imported into (beside the dataset and scenario 9's). */
+const IMPORT_DATABASE = 'bench_account_import';
+const IMPORT_REDIS_DB = 10;
 
 /** The account the scenario exports (its own: the dataset's users hold 50 results each). */
 const UID = 'bench-export-account';
@@ -174,43 +179,113 @@ async function sampled<T>(pid: number, postgresPid: number | null, work: () => P
 async function cliExport(
   context: BenchContext,
   env: Record<string, string>,
+  file: string,
 ): Promise<{ timing: Timing; rss: { before: number; max: number | null }; cpu: number | null }> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-export-'));
-  try {
-    const started = performance.now();
-    const child = spawn(
-      process.execPath,
-      [resolve(__dirname, '../../src/cli.js'), 'users', 'export', UID, '--out', join(dir, 'export.ndjson')],
-      { env: { PATH: process.env.PATH ?? '', ...env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-    const sampler = new ProcessSampler(child.pid as number);
-    sampler.start();
-    const code = await new Promise<number | null>((done) => child.once('exit', done));
-    const usage = sampler.stop();
-    const match = /exported \S+ \(\S+\): (\d+) records/.exec(out);
-    if (code !== 0 || !match) context.log(`scenario 10: the CLI failed (${code}): ${out.slice(-500)}`);
-    return {
-      timing: {
-        records: Number(match?.[1] ?? 0),
-        bytes: 0,
-        firstByteMs: 0,
-        totalMs: performance.now() - started,
-        status: code === 0 ? 200 : 500,
+  const started = performance.now();
+  const child = spawn(
+    process.execPath,
+    [resolve(__dirname, '../../src/cli.js'), 'users', 'export', UID, '--out', file],
+    { env: { PATH: process.env.PATH ?? '', ...env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+  const sampler = new ProcessSampler(child.pid as number);
+  sampler.start();
+  const code = await new Promise<number | null>((done) => child.once('exit', done));
+  const usage = sampler.stop();
+  const match = /exported \S+ \(\S+\): (\d+) records/.exec(out);
+  if (code !== 0 || !match) context.log(`scenario 10: the CLI failed (${code}): ${out.slice(-500)}`);
+  return {
+    timing: {
+      records: Number(match?.[1] ?? 0),
+      bytes: 0,
+      firstByteMs: 0,
+      totalMs: performance.now() - started,
+      status: code === 0 ? 200 : 500,
+    },
+    rss: { before: 0, max: usage.rssMb },
+    cpu: usage.cpuSeconds,
+  };
+}
+
+const number = (text: string) => Number(text.replace(/,/g, ''));
+
+/**
+ * The exported file imported into an empty instance by `npm run cli -- import account` (its Node flags, a process of
+ * its own), as the second of the two commands that move an account. Records per second over the whole command
+ * (boot, the scan of the file, the writes, the board rebuild) and results per second of the results' pass; the
+ * command's peak RSS.
+ */
+async function cliImport(
+  context: BenchContext,
+  env: Record<string, string>,
+  file: string,
+): Promise<ScenarioRow> {
+  const target = await freshInstance(env.DATABASE_URL!, env.REDIS_URL!, IMPORT_DATABASE, IMPORT_REDIS_DB);
+  const started = performance.now();
+  const child = spawn(
+    process.execPath,
+    [...cliNodeFlags(), resolve(__dirname, '../../src/cli.js'), 'import', 'account', file],
+    {
+      env: {
+        PATH: process.env.PATH ?? '',
+        DATABASE_URL: target.databaseUrl,
+        REDIS_URL: target.redisUrl,
+        LOG_LEVEL: 'warn',
       },
-      rss: { before: 0, max: usage.rssMb },
-      cpu: usage.cpuSeconds,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+  let peak = 0;
+  const sampler = setInterval(() => {
+    const mb = child.pid === undefined ? null : peakRssMb(child.pid);
+    if (mb !== null) peak = Math.max(peak, mb);
+  }, 200);
+  const code = await new Promise<number | null>((done) => child.once('exit', done));
+  clearInterval(sampler);
+  const seconds = (performance.now() - started) / 1000;
+  const rowOf = (name: string) =>
+    new RegExp(
+      `^${name}\\s+([\\d,]+)\\s+([\\d,]+)\\s+([\\d,]+)\\s+([\\d,]+)\\s+([\\d,]+)\\s+([\\d.]+) s`,
+      'm',
+    ).exec(out);
+  const results = rowOf('result');
+  const total = rowOf('total');
+  const scenario = 'CLI import account into an empty instance (process boot included)';
+  if (code !== 0 || !results || !total) {
+    context.log(`scenario 10: the import failed (${code}): ${(err + out).slice(-1500)}`);
+    return {
+      id: '10-import',
+      scenario,
+      server: 'ours',
+      result: null,
+      note: `the import failed (exit ${code})`,
     };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
   }
+  context.log(`scenario 10: ${out.trim()}`);
+  const records = number(total[1]!);
+  return {
+    id: '10-import',
+    scenario: `${scenario}, ${number(results[2]!)} results`,
+    server: 'ours',
+    result: null,
+    seconds,
+    note:
+      `${Math.round(records / seconds)} records/s over the whole command (${records} records in ${seconds.toFixed(1)} s: ` +
+      `boot, scan, writes, board rebuild); results ${Math.round(number(results[2]!) / Number(results[6]))}/s ` +
+      `(${results[6]} s); peak RSS of the import ${peak.toFixed(0)} MB`,
+  };
 }
 
 /**
- * Scenario 9 (issue 22): one account with `results` results exported through GET /users/export, plain and gzip,
- * and through `users export --out` (a process of its own, boot included). Records per second, time to the first
+ * Scenario 10 (issue 22): one account with `results` results exported through GET /users/export, plain and gzip,
+ * and through `users export --out` (a process of its own, boot included), whose file is then imported into an empty
+ * instance by `import account` (the account's move, timed with its peak RSS). Records per second, time to the first
  * byte, and the server's RSS before and at most during the export (flat: the export streams a page at a time).
  */
 export async function exportScenario(
@@ -238,8 +313,19 @@ export async function exportScenario(
       ),
     );
   }
-  context.log('scenario 10: npm run cli -- users export --out ...');
-  const cli = await cliExport(context, cliEnv);
+  context.log(
+    'scenario 10: npm run cli -- users export --out, then import account into an empty instance ...',
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'bench-export-'));
+  const file = join(dir, 'export.ndjson');
+  let cli: Awaited<ReturnType<typeof cliExport>>;
+  let imported: ScenarioRow;
+  try {
+    cli = await cliExport(context, cliEnv, file);
+    imported = await cliImport(context, cliEnv, file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
   const cliRow = row(
     '10-cli',
     `CLI users export --out, ${results} results (process boot included)`,
@@ -251,6 +337,6 @@ export async function exportScenario(
   delete cliRow.rssBeforeMb;
   // The CLI's own process: its RSS is in the note, not in the server RSS column.
   if (cliRow.result) cliRow.result.rssMb = null;
-  rows.push(cliRow);
+  rows.push(cliRow, imported);
   return rows;
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/run-cli';
 import { handlerRoutes } from '../../../src/common/http/route-handlers';
+import { DATA_RECORD_TYPES } from '../../../src/modules/portability/export/export-format';
 import { LeaderboardSnapshotService } from '../../../src/modules/leaderboards/leaderboard-snapshot.service';
 import { ResultReviewService } from '../../../src/modules/results/review/result-review.service';
 import { createUser } from '../../support/factories';
@@ -129,6 +130,12 @@ describe('round trip: export on one instance, import on another, and the user fi
   afterAll(async () => {
     rmSync(dir, { recursive: true, force: true });
     await Promise.all([source?.close(), target?.close()]);
+  });
+
+  it('moves an account with a record of every type, and one with more results than the cap', () => {
+    const full = moved[0]!.exported;
+    expect(DATA_RECORD_TYPES.filter((type) => full.end!.counts[type] === 0)).toEqual([]);
+    expect(moved[1]!.exported.end!.counts.result).toBeGreaterThan(2_000);
   });
 
   it('says in its summary what it did not move, and that the account is whole', () => {
