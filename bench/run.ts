@@ -22,6 +22,10 @@ import { importOriginalScenario } from './scenarios/import-original';
 import { resultsReadScenario } from './scenarios/results-read';
 import { snapshotScenario } from './scenarios/snapshot';
 import { submitScenario } from './scenarios/submit';
+import { exportScenario } from './scenarios/export';
+import { createDatabase } from '../src/infra/database/database';
+import { migrateToLatest } from '../src/infra/database/migrator';
+
 import { seed } from './seed/seeder';
 import { argumentsOrUsage } from './lib/cli';
 
@@ -31,10 +35,11 @@ const USAGE = `usage: npm run bench -- [options]
   --duration S          seconds per read scenario (default 10)
   --submit-requests N   POST /results per server in scenario 1, one per user (default 20000)
   --rounds N            scenario 1 alternates ours and the baseline in N rounds, best round counts (default 3)
-  --only LIST           scenarios to run, e.g. 1,5 (default all: 1,2,3,4,5,6,7,8,9); --only 9 alone seeds nothing
-                        and starts no server
+  --only LIST           scenarios to run, e.g. 1,5 (default all: 1,2,3,4,5,6,7,8,9,10); --only 9, 10 or 9,10 needs no
+                        dataset and no baseline (9 imports into a database of its own, 10 seeds its own account)
   --import-users N, --import-results-per-user N
                         size of scenario 9's dump of the original platform (default 100000 x 10)
+  --export-results N    results of scenario 10's account (default 100000)
   --open-rate N         requests/s of every route in scenario 8 (default: half the maximum this run measured for
                         the route, else a fixed default; the report says which)
   --profile             CPU-profile our server (.bench-data/profiles/*.cpuprofile)
@@ -77,13 +82,14 @@ function parseRunArgs(argv: string[]) {
       'results-per-user': { type: 'string' },
       'board-users': { type: 'string' },
       'open-rate': { type: 'string' },
+      'export-results': { type: 'string' },
       'import-users': { type: 'string' },
       'import-results-per-user': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
   });
-  const only = new Set((values.only ?? '1,2,3,4,5,6,7,8,9').split(',').map((s) => s.trim()));
+  const only = new Set((values.only ?? '1,2,3,4,5,6,7,8,9,10').split(',').map((s) => s.trim()));
   return {
     help: values.help ?? false,
     connections: Math.round(positive(values.connections, 64, 'connections')),
@@ -93,6 +99,7 @@ function parseRunArgs(argv: string[]) {
     only,
     profile: values.profile ?? false,
     openRate: values['open-rate'] === undefined ? undefined : positive(values['open-rate'], 0, 'open-rate'),
+    exportResults: Math.round(positive(values['export-results'], 100_000, 'export-results')),
     importSize: {
       users: Math.round(positive(values['import-users'], 100_000, 'import-users')),
       resultsPerUser: Math.round(positive(values['import-results-per-user'], 10, 'import-results-per-user')),
@@ -176,6 +183,33 @@ function serverEnv(options: {
   };
 }
 
+async function startBaseline(
+  dataDir: string,
+  stack: { databaseUrl: string; redisUrl: string },
+): Promise<ServerProcess> {
+  const port = await freePort();
+  return startServerProcess({
+    name: 'baseline',
+    script: resolve(__dirname, 'baseline/server.js'),
+    url: `http://127.0.0.1:${port}`,
+    readyPath: '/',
+    env: { PORT: String(port), DATABASE_URL: stack.databaseUrl, REDIS_URL: stack.redisUrl },
+    logFile: join(dataDir, 'logs', 'baseline.log'),
+  });
+}
+
+/** Stands in for the baseline when no scenario that compares with it runs (`--only 10`). */
+function withoutBaseline(): ServerProcess {
+  const refuse = () => Promise.reject(new Error('the baseline was not started for these scenarios'));
+  return {
+    name: 'baseline (not started)',
+    pid: 0,
+    url: 'http://127.0.0.1:0',
+    ask: refuse,
+    stop: () => Promise.resolve(),
+  };
+}
+
 async function main(): Promise<void> {
   const args = argumentsOrUsage(parseRunArgs, USAGE);
   if (!args) return;
@@ -227,11 +261,22 @@ async function main(): Promise<void> {
       return;
     }
     const size = await datasetSize(stack.databaseUrl, args.size);
-    log(`dataset: ${size.users} users x ${size.resultsPerUser} results, ${size.boardUsers} board users`);
-    const seeded = await seed({ ...size, databaseUrl: stack.databaseUrl, reset: false, jobs: 2, log });
-    log(
-      `dataset seeded in ${seeded.totalSeconds.toFixed(0)} s in total (this run: ${seeded.seconds.toFixed(1)} s)`,
-    );
+    // Scenario 10 seeds its own account: run alone, it needs neither the dataset nor the baseline.
+    const needsDataset = [...args.only].some((id) => id !== '10' && id !== '9');
+    if (needsDataset) {
+      log(`dataset: ${size.users} users x ${size.resultsPerUser} results, ${size.boardUsers} board users`);
+      const seeded = await seed({ ...size, databaseUrl: stack.databaseUrl, reset: false, jobs: 2, log });
+      log(
+        `dataset seeded in ${seeded.totalSeconds.toFixed(0)} s in total (this run: ${seeded.seconds.toFixed(1)} s)`,
+      );
+    } else {
+      const db = createDatabase({ url: stack.databaseUrl, poolMax: 1 });
+      try {
+        for (const line of await migrateToLatest(db)) log(line);
+      } finally {
+        await db.destroy();
+      }
+    }
 
     await issuer.start();
     const configFile = join(dataDir, 'server-config.json');
@@ -264,16 +309,8 @@ async function main(): Promise<void> {
       nodeArgs: [...startNodeFlags(), '-r', resolve(__dirname, 'lib/profiler-hook.js')],
     });
     servers.push(ours);
-    const baselinePort = await freePort();
-    const baseline = await startServerProcess({
-      name: 'baseline',
-      script: resolve(__dirname, 'baseline/server.js'),
-      url: `http://127.0.0.1:${baselinePort}`,
-      readyPath: '/',
-      env: { PORT: String(baselinePort), DATABASE_URL: stack.databaseUrl, REDIS_URL: stack.redisUrl },
-      logFile: join(dataDir, 'logs', 'baseline.log'),
-    });
-    servers.push(baseline);
+    const baseline = needsDataset ? await startBaseline(dataDir, stack) : withoutBaseline();
+    if (needsDataset) servers.push(baseline);
     log(`our server pid ${ours.pid} on ${ours.url}; baseline pid ${baseline.pid} on ${baseline.url}`);
 
     pool = new pg.Pool({ connectionString: stack.databaseUrl, max: 2 });
@@ -329,6 +366,12 @@ async function main(): Promise<void> {
     await run('9', importScenario);
     // After 1, 2 and 4: it runs at half the maxima they measured.
     await run('8', () => openLoopScenario(context, rows, args.openRate));
+    await run('10', () =>
+      exportScenario(context, args.exportResults, {
+        DATABASE_URL: stack.databaseUrl,
+        REDIS_URL: stack.redisUrl,
+      }),
+    );
 
     if (process.env.BENCH_HEAP_SNAPSHOT) log(`heap snapshot: ${await ours.ask('heap:snapshot', 'heap:')}`);
     const loadAfter = loadavg();
@@ -336,8 +379,11 @@ async function main(): Promise<void> {
       `## Benchmark run ${new Date().toISOString()}`,
       '',
       `Machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), load average ${loadBefore[0]?.toFixed(2)} ` +
-        `before, ${loadAfter[0]?.toFixed(2)} after (1 min). Dataset: ${size.users} users x ${size.resultsPerUser} ` +
-        `results, ${size.boardUsers} board users. ${args.connections} connections; reads ${args.duration} s each; ` +
+        `before, ${loadAfter[0]?.toFixed(2)} after (1 min). ` +
+        (needsDataset
+          ? `Dataset: ${size.users} users x ${size.resultsPerUser} results, ${size.boardUsers} board users. `
+          : 'No dataset (scenario 10 seeds its own account). ') +
+        `${args.connections} connections; reads ${args.duration} s each; ` +
         `scenario 1: ${args.submitRequests} submissions per server.`,
       '',
       renderTable(rows),

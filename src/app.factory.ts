@@ -23,6 +23,8 @@ import { MetricsService } from './modules/status/metrics.service';
 /** The API contract version clients compare against (the original platform's value, so its clients keep working). */
 export const COMPATIBILITY_CHECK = 5;
 const EXPOSED_HEADERS = [
+  // The account export's file name (GET /users/export), for a web client saving the download.
+  'Content-Disposition',
   'X-Compatibility-Check',
   'X-RateLimit-Limit',
   'X-RateLimit-Remaining',

@@ -21,6 +21,7 @@ import { ConnectionModule } from './modules/connections/connections.module';
 import { ConfigurationModule } from './modules/configuration/configuration.module';
 import { InboxModule } from './modules/inbox/inbox.module';
 import { LeaderboardModule } from './modules/leaderboards/leaderboards.module';
+import { PortabilityModule } from './modules/portability/portability.module';
 import { PresetsModule } from './modules/presets/presets.module';
 import { PsasModule } from './modules/psas/psas.module';
 import { PublicStatsModule } from './modules/public-stats/public-stats.module';
@@ -47,6 +48,7 @@ export const FEATURE_MODULES: Type[] = [
   LeaderboardModule,
   PsasModule,
   PublicStatsModule,
+  PortabilityModule,
 ];
 
 export interface AppModuleOptions {

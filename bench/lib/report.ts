@@ -187,6 +187,7 @@ export function evaluateTargets(rows: ScenarioRow[], connections: number): Targe
   targets.push(...openLoopTargets(rows));
 
   targets.push(...liveRankTargets(rows));
+  targets.push(...exportTargets(rows));
 
   const rss = rows
     .filter((r) => r.server === 'ours' && r.result?.rssMb !== null && r.result?.rssMb !== undefined)
@@ -201,6 +202,38 @@ export function evaluateTargets(rows: ScenarioRow[], connections: number): Targe
       : { target: 'Server RSS <= 300 MB throughout', verdict: 'not available', figures: 'no /proc' },
   );
   return targets;
+}
+
+/** Issue 22: at least 50,000 records/s, the first byte within a second, the server's memory flat. */
+export const EXPORT_RECORDS_PER_SECOND = 50_000;
+/** What "flat" allows the server's RSS to grow by while it streams an export (page buffers, zlib's window). */
+export const EXPORT_RSS_GROWTH_MB = 64;
+
+function exportTargets(rows: ScenarioRow[]): TargetLine[] {
+  const runs = rows.filter((r) => /^10-http/.test(r.id));
+  if (runs.length === 0)
+    return [{ target: 'Scenario 10: account export', verdict: 'not available', figures: 'not run' }];
+  return runs.map((row) => {
+    const target =
+      `Scenario 10: ${row.scenario}: >= ${fmt(EXPORT_RECORDS_PER_SECOND)} records/s, first byte <= 1 s, ` +
+      `server RSS growth <= ${EXPORT_RSS_GROWTH_MB} MB`;
+    const r = row.result;
+    if (!r || r.rssMb === null || row.rssBeforeMb === undefined)
+      return { target, verdict: 'not available' as Verdict, figures: row.note ?? '' };
+    const growth = r.rssMb - row.rssBeforeMb;
+    return {
+      target,
+      verdict: verdict(
+        r.requestsPerSecond >= EXPORT_RECORDS_PER_SECOND &&
+          r.p50 <= 1000 &&
+          growth <= EXPORT_RSS_GROWTH_MB &&
+          r.errors === 0,
+      ),
+      figures:
+        `${fmt(r.requestsPerSecond)} records/s, first byte ${fmt(r.p50)} ms, RSS ${fmt(row.rssBeforeMb)} -> ` +
+        `${fmt(r.rssMb)} MB (+${fmt(growth)})`,
+    };
+  });
 }
 
 /** Scenario 6: the first build of a run and the build after a PostgreSQL restart, each within 2x of a warm one. */

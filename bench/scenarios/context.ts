@@ -36,6 +36,8 @@ export interface ScenarioRow {
   result: LoadResult | null;
   /** For scenario 6: seconds of one rebuild. */
   seconds?: number;
+  /** For scenario 9: the server's RSS just before the export (MB), to tell flat from growing. */
+  rssBeforeMb?: number;
   note?: string;
 }
 

@@ -14,13 +14,13 @@ const DATABASE = 'bench_import';
 const REDIS_DB = 9;
 
 /** The Node flags `npm run cli` gives the CLI (scripts/cli.sh), so the import runs here as an operator runs it. */
-function cliNodeFlags(): string[] {
+export function cliNodeFlags(): string[] {
   const script = readFileSync(resolve(__dirname, '../../../scripts/cli.sh'), 'utf8');
   return [...new Set(script.match(/--max-old-space-size=\d+/g) ?? [])];
 }
 
 /** Peak RSS of a process (VmHWM, kB → MB) from /proc; null where there is no /proc. */
-function peakRssMb(pid: number): number | null {
+export function peakRssMb(pid: number): number | null {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const match = /VmHWM:\s+(\d+) kB/.exec(status);
@@ -34,6 +34,34 @@ function withDatabase(url: string, name: string): string {
   const u = new URL(url);
   u.pathname = `/${name}`;
   return u.toString();
+}
+
+/**
+ * An empty instance beside the dataset for an import to write into: the database `name` (dropped first, then
+ * migrated) on the server of `databaseUrl`, and the Redis logical database `redisDb` (flushed).
+ */
+export async function freshInstance(
+  databaseUrl: string,
+  redisUrl: string,
+  name: string,
+  redisDb: number,
+): Promise<{ databaseUrl: string; redisUrl: string }> {
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const fresh = withDatabase(databaseUrl, name);
+  const db = createDatabase({ url: fresh, poolMax: 1 });
+  await migrateToLatest(db).finally(() => db.destroy());
+  const freshRedis = `${redisUrl.replace(/\/\d+$/, '')}/${redisDb}`;
+  const redis = new Redis(freshRedis);
+  await redis.flushdb();
+  await redis.quit();
+  return { databaseUrl: fresh, redisUrl: freshRedis };
 }
 
 const number = (text: string) => Number(text.replace(/,/g, ''));
@@ -62,21 +90,12 @@ export async function importOriginalScenario(options: {
     log(`scenario 9: dump written in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   }
 
-  const admin = new pg.Client({ connectionString: options.databaseUrl });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${DATABASE}`);
-  } finally {
-    await admin.end();
-  }
-  const databaseUrl = withDatabase(options.databaseUrl, DATABASE);
-  const db = createDatabase({ url: databaseUrl, poolMax: 1 });
-  await migrateToLatest(db).finally(() => db.destroy());
-  const redisUrl = `${options.redisUrl.replace(/\/\d+$/, '')}/${REDIS_DB}`;
-  const redis = new Redis(redisUrl);
-  await redis.flushdb();
-  await redis.quit();
+  const { databaseUrl, redisUrl } = await freshInstance(
+    options.databaseUrl,
+    options.redisUrl,
+    DATABASE,
+    REDIS_DB,
+  );
 
   log('scenario 9: importing ...');
   const started = performance.now();

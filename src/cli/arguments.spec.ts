@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { permission, premiumExpiry, uid } from './arguments';
+import { permission, premiumExpiry, uid, userName } from './arguments';
 
 const NOW = Date.parse('2026-11-24T12:00:00Z');
 const expiry = premiumExpiry(() => NOW);
@@ -43,6 +43,13 @@ describe('uid and permission arguments', () => {
     expect(uid('f81d4fae-7dec-11d0-a765-00a0c91e6bf6')).toBe('f81d4fae-7dec-11d0-a765-00a0c91e6bf6');
     for (const bad of ['', 'x'.repeat(256), 'a\tb', 'a\nb'])
       expect(() => uid(bad)).toThrow(InvalidArgumentError);
+  });
+
+  it('takes a name the users feature allows (import account --name)', () => {
+    expect(userName('New.Name_2')).toBe('New.Name_2');
+    expect(() => userName('x'.repeat(17))).toThrow('not a valid name: must be 1-16 characters long');
+    expect(() => userName('.dot')).toThrow('not a valid name: cannot start with a dot');
+    expect(() => userName('a b')).toThrow(InvalidArgumentError);
   });
 
   it('knows admin and quoteMod only', () => {

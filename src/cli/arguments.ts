@@ -1,7 +1,10 @@
+import { statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { isValidUid } from '../common/auth/uid';
 import type { Permission } from '../common/auth/policy.decorators';
 import { ID_PATTERN } from '../common/ids';
+import { userNameProblem } from '../modules/users/user-name';
 
 /** Argument parsers: they run while commander parses, so a bad argument fails before any store is touched. */
 
@@ -9,6 +12,38 @@ export function uid(value: string): string {
   // Accounts come from identity providers: Firebase uids, or any OIDC subject (`auth0|…`, UUIDs) up to 255 characters.
   if (!isValidUid(value)) throw new InvalidArgumentError('not a uid');
   return value;
+}
+
+/** An account name as the users feature allows it (1-16 of letters, digits, `_`, `-`, `.`). */
+export function userName(value: string): string {
+  const problem = userNameProblem(value);
+  if (problem !== null) throw new InvalidArgumentError(`not a valid name: ${problem}`);
+  return value;
+}
+
+/** An account named by uid or by name (names are uids' characters too). */
+export function uidOrName(value: string): string {
+  if (!isValidUid(value)) throw new InvalidArgumentError('not a uid or name');
+  return value;
+}
+
+/**
+ * A file a command will create or replace: its directory must exist and the path must not be a directory, so a
+ * mistake is a usage error before anything connects (and before an export runs for nothing). Returns it resolved.
+ */
+export function outputFile(value: string): string {
+  const path = resolve(value);
+  const kind = (p: string) => {
+    try {
+      return statSync(p).isDirectory() ? 'directory' : 'file';
+    } catch {
+      return 'missing';
+    }
+  };
+  if (value === '' || kind(path) === 'directory') throw new InvalidArgumentError(`${value} is a directory`);
+  if (kind(dirname(path)) !== 'directory')
+    throw new InvalidArgumentError(`the directory of ${value} does not exist`);
+  return path;
 }
 
 export function entityId(value: string): string {

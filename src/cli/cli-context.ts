@@ -5,6 +5,8 @@ import type { Command } from 'commander';
 export interface CliIo extends TerminalIo {
   /** Where progress bars go (default: stderr, drawn only on a terminal). */
   progress?: NodeJS.WritableStream;
+  /** Where a command's bulk output goes when it writes to standard output (default: stdout). */
+  data?: NodeJS.WritableStream;
 }
 
 /** What a command's action gets: where to write, and a way to run against the stores with only the modules it needs. */
@@ -12,9 +14,10 @@ export interface CliContext {
   io: CliIo;
   /**
    * Resolves the target (DATABASE_URL, or the dev stores with --dev), prints it, boots an application context of
-   * the base modules plus `modules`, runs `work` and prints its line. Errors become exit code 1.
+   * the base modules plus `modules`, runs `work` and prints its line (none when it returns undefined: a command
+   * whose standard output is data prints its summary on stderr). Errors become exit code 1.
    */
-  run(modules: Type[], work: (app: INestApplicationContext) => Promise<string>): Promise<void>;
+  run(modules: Type[], work: (app: INestApplicationContext) => Promise<string | undefined>): Promise<void>;
 }
 
 /** One command group (`permissions`, `users`, ...): a file under commands/, one line in run-cli.ts. */

@@ -155,7 +155,8 @@ export async function runCli(
         // A wrong URL or password is named in one line, and nothing half-booted is left holding connections.
         await preflight(target.env);
         app = await bootContext(target.env, modules);
-        io.out(await work(app));
+        const line = await work(app);
+        if (line !== undefined) io.out(line);
       } catch (e) {
         code = reportFailure(e, io);
       } finally {

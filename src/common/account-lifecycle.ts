@@ -7,15 +7,19 @@ type AfterCommit = (uid: string) => Promise<void>;
 /**
  * Lets each feature take part in account-wide changes without the users feature depending on it (no cycles):
  * - `reset` handlers run inside the reset transaction and remove the feature's rows of that user;
+ * - `delete` handlers run inside the deletion transaction, before the user row goes, for the rows that mention the
+ *   user without belonging to them (no cascade reaches those: other users' reports about them, public content they
+ *   are named in, job records listing them);
  * - `after*` handlers run after the change committed (Redis boards, caches); they must be idempotent and their
  *   failures are logged, not thrown, since the change already happened.
- * Deleting an account needs no in-transaction handler: user-owned tables cascade from `users`.
+ * User-owned tables need no delete handler: they cascade from `users`.
  * `unban` is the one change that lets a user back in: features that dropped the user's derived rows at the ban
  * rebuild them from the user's own data.
  */
 @Injectable()
 export class AccountLifecycle {
   private readonly resetHandlers = new Map<string, InTransaction>();
+  private readonly deleteHandlers = new Map<string, InTransaction>();
   private readonly after = {
     reset: new Map<string, AfterCommit>(),
     delete: new Map<string, AfterCommit>(),
@@ -27,6 +31,10 @@ export class AccountLifecycle {
 
   onReset(feature: string, handler: InTransaction): void {
     this.resetHandlers.set(feature, handler);
+  }
+
+  onDelete(feature: string, handler: InTransaction): void {
+    this.deleteHandlers.set(feature, handler);
   }
 
   afterReset(feature: string, handler: AfterCommit): void {
@@ -51,6 +59,10 @@ export class AccountLifecycle {
 
   async runReset(uid: string, trx: Executor): Promise<void> {
     for (const handler of this.resetHandlers.values()) await handler(uid, trx);
+  }
+
+  async runDelete(uid: string, trx: Executor): Promise<void> {
+    for (const handler of this.deleteHandlers.values()) await handler(uid, trx);
   }
 
   async notify(event: 'reset' | 'delete' | 'ban' | 'unban' | 'optOut', uid: string): Promise<void> {

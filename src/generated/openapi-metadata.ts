@@ -888,6 +888,17 @@ export default async () => {
           },
         ],
         [
+          require('../modules/portability/export/export.controller'),
+          {
+            ExportController: {
+              export: {
+                summary:
+                  'Everything the caller\'s account holds, as one NDJSON download (README "Your data").',
+              },
+            },
+          },
+        ],
+        [
           require('../modules/presets/presets.controller'),
           { PresetsController: { list: {}, add: {}, edit: {}, remove: {} } },
         ],

@@ -2,6 +2,10 @@ import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { AppError } from '../../common/app-error';
+import {
+  AccountExportError,
+  AccountImportService,
+} from '../../modules/portability/import/account/account-import.service';
 import { ImportModule } from '../../modules/portability/import/import.module';
 import {
   DumpPlanError,
@@ -14,7 +18,21 @@ import {
   RejectsFile,
   type RejectsSink,
 } from '../../modules/portability/import/rejects-file';
-import { UsageError, type CommandGroup } from '../cli-context';
+import { uid, userName } from '../arguments';
+import { UsageError, type CliContext, type CommandGroup } from '../cli-context';
+import type { ProgressSink } from '../../modules/portability/import/import-pipeline';
+
+function file(value: string): string {
+  const path = resolve(value);
+  let isFile: boolean;
+  try {
+    isFile = statSync(path).isFile();
+  } catch {
+    throw new InvalidArgumentError(`${value} does not exist`);
+  }
+  if (!isFile) throw new InvalidArgumentError(`${value} is not a file`);
+  return path;
+}
 
 function directory(value: string): string {
   const path = resolve(value);
@@ -44,6 +62,21 @@ function outputFile(value: string): string {
   return path;
 }
 
+/** Bars on a terminal, plain lines otherwise (a log, CI). */
+function progressFor(cli: CliContext): ProgressSink {
+  const stream = cli.io.progress ?? process.stderr;
+  return (stream as NodeJS.WriteStream).isTTY === true
+    ? new TerminalProgress(stream)
+    : new PlainProgress((line) => cli.io.err(line));
+}
+
+const stopped = (e: unknown) =>
+  new AppError(
+    500,
+    `import stopped: ${(e as Error).message}. What was written stays; run the same command again to go on ` +
+      '(what is already here is skipped).',
+  );
+
 export const importCommands: CommandGroup = (program, cli) => {
   const group = program.command('import').description('bring data over from another instance');
   group
@@ -70,11 +103,7 @@ export const importCommands: CommandGroup = (program, cli) => {
         const rejects: RejectsSink = options.rejects
           ? await RejectsFile.open(options.rejects)
           : new CountingRejects();
-        const stream = cli.io.progress ?? process.stderr;
-        const progress =
-          (stream as NodeJS.WriteStream).isTTY === true
-            ? new TerminalProgress(stream)
-            : new PlainProgress((line) => cli.io.err(line));
+        const progress = progressFor(cli);
         cli.io.err(`${options.dryRun ? 'dry run of the import' : 'importing'} from ${dir}`);
         let summary;
         try {
@@ -82,11 +111,7 @@ export const importCommands: CommandGroup = (program, cli) => {
             .get(OriginalImportService)
             .run(plan, { dryRun: options.dryRun === true, progress, rejects });
         } catch (e) {
-          throw new AppError(
-            500,
-            `import stopped: ${(e as Error).message}. What was written stays; run the same command again to go on ` +
-              '(what is already here is skipped).',
-          );
+          throw stopped(e);
         } finally {
           await rejects.close();
         }
@@ -96,4 +121,53 @@ export const importCommands: CommandGroup = (program, cli) => {
         return summaryLines(summary, { ignored: plan.ignored, rejectsNote }).join('\n');
       });
     });
+  group
+    .command('account')
+    .description(
+      'import an account export (GET /users/export or `users export`, plain or gzip): the account keeps its uid; safe to rerun',
+    )
+    .argument('<file>', 'the export file (NDJSON, or NDJSON compressed with gzip)', file)
+    .option('--uid <newUid>', 'import the account under this uid (when its uid is taken here)', uid)
+    .option('--name <newName>', 'import the account under this name (when its name is taken here)', userName)
+    .option('--dry-run', 'read, map and check everything, write nothing, print the same summary')
+    .option('--rejects <file>', 'write refused records and changed parts as NDJSON to this file', outputFile)
+    .action(
+      async (path: string, options: { uid?: string; name?: string; dryRun?: boolean; rejects?: string }) => {
+        await cli.run([ImportModule], async (app) => {
+          const service = app.get(AccountImportService);
+          let plan;
+          try {
+            plan = await service.plan(path, { uid: options.uid, name: options.name });
+          } catch (e) {
+            if (e instanceof AccountExportError) throw new AppError(422, `${path}: ${e.message}`);
+            throw e;
+          }
+          const rejects: RejectsSink = options.rejects
+            ? await RejectsFile.open(options.rejects)
+            : new CountingRejects();
+          const progress = progressFor(cli);
+          const what = `${plan.uid} (${plan.name})${plan.resuming ? ', already here: completing it' : ''}`;
+          cli.io.err(
+            `${options.dryRun ? 'dry run of the import of' : 'importing'} account ${what} from ${path}`,
+          );
+          let summary;
+          try {
+            summary = await service.run(plan, { dryRun: options.dryRun === true, progress, rejects });
+          } catch (e) {
+            throw stopped(e);
+          } finally {
+            await rejects.close();
+          }
+          const rejectsNote = options.rejects
+            ? `${rejects.count} rejected or changed items written to ${options.rejects}`
+            : `${rejects.count} rejected or changed items (list them with --rejects FILE)`;
+          return summaryLines(summary, {
+            ignored: [],
+            notes: summary.notes,
+            rejectsNote,
+            leftBehindSection: 'Your data',
+          }).join('\n');
+        });
+      },
+    );
 };

@@ -3,13 +3,14 @@ import { AdminService } from '../../modules/admin/admin.service';
 import { LeaderboardModule } from '../../modules/leaderboards/leaderboards.module';
 import type { CommandGroup } from '../cli-context';
 import { uid } from '../arguments';
+import { registerUsersExport } from './users-export';
 
 // A ban purges the user's board entries, an unban queues their all-time boards for the next live update: the
 // leaderboards feature takes part through its lifecycle handlers.
 const modules = [AdminModule, LeaderboardModule];
 
 export const usersCommands: CommandGroup = (program, cli) => {
-  const group = program.command('users').description('ban or unban accounts');
+  const group = program.command('users').description('ban, unban or export accounts');
   group
     .command('ban')
     .description('ban an account and remove it from the leaderboards')
@@ -30,4 +31,5 @@ export const usersCommands: CommandGroup = (program, cli) => {
         return `unbanned ${who}`;
       }),
     );
+  registerUsersExport(group, cli);
 };

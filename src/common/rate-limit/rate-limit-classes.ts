@@ -1,6 +1,7 @@
 import { CONTENT_LIMITS } from './classes/content';
 import { FOUNDATION_LIMITS } from './classes/foundation';
 import { LEADERBOARD_LIMITS } from './classes/leaderboards';
+import { PORTABILITY_LIMITS } from './classes/portability';
 import { PUBLIC_LIMITS } from './classes/public';
 import { SOCIAL_LIMITS } from './classes/social';
 import { RESULTS_LIMITS } from './classes/results';
@@ -23,6 +24,7 @@ export const RATE_LIMIT_CLASSES = {
   ...RESULTS_LIMITS,
   ...LEADERBOARD_LIMITS,
   ...PUBLIC_LIMITS,
+  ...PORTABILITY_LIMITS,
 } satisfies Record<string, RateLimitClass>;
 
 export type RateLimitId = keyof typeof RATE_LIMIT_CLASSES;

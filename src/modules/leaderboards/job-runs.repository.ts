@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { withAdvisoryLock } from '../../infra/database/advisory-lock';
 import { DATABASE, type Database } from '../../infra/database/database';
 import type { DB } from '../../infra/database/database.types';
 import type { Executor } from '../../infra/database/transaction';
+import { withoutUser } from './job-run-details';
 
 /**
  * Which period each scheduled job finished (`leaderboard_job_runs`), and the lock that lets one replica at a time
@@ -57,5 +58,24 @@ export class JobRunsRepository {
     if (uids.length === 0) return new Set();
     const rows = await executor.selectFrom('users').select('uid').where('uid', 'in', uids).execute();
     return new Set(rows.map((r) => r.uid));
+  }
+
+  /** Account deletion: the periods whose announced standings list the user keep them without the user. */
+  async forgetUser(uid: string, trx: Executor): Promise<void> {
+    const rows = await trx
+      .selectFrom('leaderboard_job_runs')
+      .select(['job', 'period', 'details'])
+      .where(
+        sql<boolean>`jsonb_path_exists(details, '$.** ? (@.uid == $uid)', jsonb_build_object('uid', ${uid}::text))`,
+      )
+      .execute();
+    for (const row of rows) {
+      await trx
+        .updateTable('leaderboard_job_runs')
+        .set({ details: JSON.stringify(withoutUser(row.details, uid)) })
+        .where('job', '=', row.job)
+        .where('period', '=', row.period)
+        .execute();
+    }
   }
 }

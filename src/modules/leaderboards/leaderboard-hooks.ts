@@ -15,6 +15,7 @@ import {
 import { BoardCatchUpService } from './board-catch-up.service';
 import { BoardRemovalsRepository } from './board-removals.repository';
 import { DailyLeaderboardService } from './daily-leaderboard.service';
+import { JobRunsRepository } from './job-runs.repository';
 import { crossesMinTimeTyping } from './leaderboard-rules';
 import { LeaderboardSnapshotService } from './leaderboard-snapshot.service';
 import { WeeklyXpLeaderboardService } from './weekly-xp-leaderboard.service';
@@ -37,6 +38,7 @@ export class LeaderboardHooks implements OnModuleInit {
     private readonly snapshot: LeaderboardSnapshotService,
     private readonly configuration: ServerConfigurationService,
     private readonly catchUp: BoardCatchUpService,
+    private readonly jobRuns: JobRunsRepository,
     private readonly removals: BoardRemovalsRepository,
     @Inject(REDIS_HEALTH) private readonly health: RedisHealth,
     @Inject(APP_ENV) private readonly env: AppEnv,
@@ -56,6 +58,7 @@ export class LeaderboardHooks implements OnModuleInit {
     this.lifecycle.afterBan(FEATURE, purge);
     this.lifecycle.afterReset(FEATURE, purge);
     this.lifecycle.afterDelete(FEATURE, purge);
+    this.lifecycle.onDelete(FEATURE, (uid, trx) => this.jobRuns.forgetUser(uid, trx));
     this.lifecycle.afterUnban(FEATURE, (uid) => this.snapshot.readmitUser(uid));
   }
 

@@ -126,4 +126,9 @@ export class QuoteReportsRepository {
       return { missing: [] };
     });
   }
+
+  /** Account deletion: reports of the account by others have no subject left (its own reports cascade). */
+  async deleteReportsAbout(uid: string, trx: Executor): Promise<void> {
+    await trx.deleteFrom('quote_reports').where('type', '=', 'user').where('content_id', '=', uid).execute();
+  }
 }

@@ -3,6 +3,7 @@ import { sql, type Transaction } from 'kysely';
 import { advisoryLockKey } from '../../infra/database/advisory-lock';
 import { DATABASE, type Database } from '../../infra/database/database';
 import type { DB } from '../../infra/database/database.types';
+import type { Executor } from '../../infra/database/transaction';
 
 export interface PendingQuote {
   id: string;
@@ -147,5 +148,18 @@ export class QuotesRepository {
   async reject(id: string): Promise<boolean> {
     const result = await this.db.deleteFrom('new_quotes').where('id', '=', id).executeTakeFirst();
     return result.numDeletedRows > 0n;
+  }
+
+  /**
+   * Account deletion: approved quotes stay (public content) but no longer name the account as their submitter or
+   * approver (empty values, as for a quote whose people are unknown).
+   */
+  async unlinkUser(uid: string, trx: Executor): Promise<void> {
+    await trx.updateTable('quotes').set({ submitted_by: '' }).where('submitted_by', '=', uid).execute();
+    await trx
+      .updateTable('quotes')
+      .set({ approved_by_uid: '', approved_by: '' })
+      .where('approved_by_uid', '=', uid)
+      .execute();
   }
 }

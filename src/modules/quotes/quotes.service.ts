@@ -1,4 +1,5 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { AccountLifecycle } from '../../common/account-lifecycle';
 import { AppError } from '../../common/app-error';
 import { CaptchaVerifier } from '../../common/captcha/captcha-verifier';
 import { Clock } from '../../common/clock';
@@ -6,6 +7,7 @@ import { newId } from '../../common/ids';
 import { ServerConfigurationService } from '../../config/server-configuration.service';
 import type { ApproveQuoteDto, SubmitQuoteDto } from './dto';
 import { QUOTE_MESSAGES } from './quote-messages';
+import { QuoteReportsRepository } from './quote-reports.repository';
 import { QuotesRepository } from './quotes.repository';
 import type { Int } from '../../common/int';
 
@@ -33,15 +35,25 @@ export interface ApprovedQuoteView {
 }
 
 @Injectable()
-export class QuotesService {
+export class QuotesService implements OnModuleInit {
   private readonly logger = new Logger(QuotesService.name);
 
   constructor(
     private readonly repository: QuotesRepository,
+    private readonly reports: QuoteReportsRepository,
     private readonly configuration: ServerConfigurationService,
     private readonly captcha: CaptchaVerifier,
     private readonly clock: Clock,
+    private readonly lifecycle: AccountLifecycle,
   ) {}
+
+  onModuleInit(): void {
+    // Erasure (issue 22): what names a deleted account outside its own rows (its submissions and reports cascade).
+    this.lifecycle.onDelete('quotes', async (uid, trx) => {
+      await this.repository.unlinkUser(uid, trx);
+      await this.reports.deleteReportsAbout(uid, trx);
+    });
+  }
 
   /**
    * Queues a submission. A text already approved or queued for the language is acknowledged but not stored again,

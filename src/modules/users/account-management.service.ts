@@ -116,8 +116,10 @@ export class AccountManagementService {
   }
 
   /**
-   * One transaction: a banned account's name, email and chat id go to the blocklist (domain facts §5.10), the user
-   * row goes (and every user-owned row, by cascade); then the identity-provider account.
+   * One transaction: a banned account's name, email and chat id go to the blocklist (domain facts §5.10), what mentions
+   * the user elsewhere goes (each feature's delete handler), then the user row and every user-owned row by cascade;
+   * then the identity-provider account. The export's record types are the checklist
+   * (test/e2e/portability/erasure.e2e-spec.ts).
    */
   async deleteAccount(uid: string): Promise<void> {
     await this.users.inTransaction(async (trx) => {
@@ -126,6 +128,7 @@ export class AccountManagementService {
         const entries = blocklistEntries({ name: user.name, email: user.email, chatId: user.chatId });
         await this.blocklist.add(entries, this.clock.now(), trx);
       }
+      await this.lifecycle.runDelete(uid, trx);
       await this.users.delete(uid, trx);
     });
     await this.identity.deleteUser(uid);

@@ -186,6 +186,8 @@ export const EXPECTATIONS: Record<string, RouteRow> = {
   'POST /users/report': { auth: 'canReport' },
   'POST /users/resultFilterPresets': { auth: 'bearer' },
   'DELETE /users/resultFilterPresets/:presetId': { auth: 'bearer' },
+  // Issue 22: the caller's own data only (banned users too: a copy of one's data is not a privilege).
+  'GET /users/export': { auth: 'bearer' },
 
   'GET /users/:uidOrName/profile': { auth: 'public' },
   'GET /users/profile/:uidOrName': { auth: 'public' },

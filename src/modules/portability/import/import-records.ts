@@ -57,6 +57,11 @@ export interface PersonalBestRow {
   raw: number;
   consistency: number;
   timestamp: number;
+  /**
+   * The result this best comes from when it is held for review or rejected (then on no board); absent or null
+   * otherwise. Only an account's own bests, never a tag's.
+   */
+  held_result_id?: string | null;
 }
 
 export interface TagRecord {
@@ -107,6 +112,11 @@ export interface UserBundle {
   testActivity: { day: number; tests: number }[] | null;
   permissions: ('admin' | 'quoteMod')[];
   quoteRatings: QuoteRatingByUser[];
+  /**
+   * Add the user's quote ratings to the quotes' aggregates here. An account export carries only the user's own
+   * ratings; a dump of the original carries its aggregates too (so false: they would count twice).
+   */
+  countQuoteRatings?: boolean;
 }
 
 export interface ResultRow {
@@ -219,6 +229,20 @@ export interface PsaRow {
   created_at: number;
 }
 
+/** A result in the review queue (issue 23); the deciding moderator is not carried (null). */
+export interface ResultReviewRow {
+  result_id: string;
+  uid: string;
+  status: 'held' | 'approved' | 'rejected';
+  reasons: unknown;
+  key_timing: unknown;
+  result: unknown;
+  held_at: number;
+  decided_by: null;
+  decided_at: number | null;
+  decision_reason: string | null;
+}
+
 export interface PermissionRow {
   uid: string;
   permission: 'admin' | 'quoteMod';
@@ -239,6 +263,8 @@ export interface ImportRecords {
   reports: ReportRow;
   psas: PsaRow;
   permissions: PermissionRow;
+  /** Our account export only: the original has no review queue. */
+  resultReviews: ResultReviewRow;
 }
 export type RecordKind = keyof ImportRecords;
 

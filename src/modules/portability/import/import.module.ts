@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { LeaderboardModule } from '../../leaderboards/leaderboards.module';
+import { AccountImportRepository } from './account/account-import.repository';
+import { AccountImportService } from './account/account-import.service';
 import { OriginalImportService } from './original-import.service';
 import { CollectionsWriterRepository } from './write/collections-writer.repository';
 import { DerivedStateRepository } from './write/derived-state.repository';
@@ -8,8 +10,8 @@ import { ResultsWriterRepository } from './write/results-writer.repository';
 import { UsersWriterRepository } from './write/users-writer.repository';
 
 /**
- * The import side of data portability (ARCHITECTURE "portability"): the write path every reader shares, and the
- * original platform's dump reader. Used by the operator CLI; no routes. The leaderboards feature rebuilds the boards
+ * The import side of data portability (ARCHITECTURE "portability"): the write path every reader shares, the
+ * original platform's dump reader, and our own account export's reader. Used by the operator CLI; no routes. The leaderboards feature rebuilds the boards
  * from what was imported.
  */
 @Module({
@@ -21,7 +23,9 @@ import { UsersWriterRepository } from './write/users-writer.repository';
     DerivedStateRepository,
     DerivedStateService,
     OriginalImportService,
+    AccountImportRepository,
+    AccountImportService,
   ],
-  exports: [OriginalImportService, DerivedStateService],
+  exports: [OriginalImportService, AccountImportService, DerivedStateService],
 })
 export class ImportModule {}

@@ -126,7 +126,7 @@ export class PlainProgress implements ProgressSink {
 /** The closing table: per collection, read, imported, skipped, rejected and time; then what was rebuilt. */
 export function summaryLines(
   summary: ImportSummary,
-  extra: { ignored: string[]; rejectsNote: string },
+  extra: { ignored: string[]; rejectsNote: string; notes?: string[]; leftBehindSection?: string },
 ): string[] {
   const header = ['collection', 'read', 'imported', 'skipped', 'rejected', 'adjusted', 'time'];
   const rows = summary.collections.map((c) => [
@@ -159,10 +159,12 @@ export function summaryLines(
       leftBehind.set(`${c.name}.${field}`, (leftBehind.get(`${c.name}.${field}`) ?? 0) + n);
   if (leftBehind.size > 0)
     lines.push(
-      `fields not carried over (README "Moving from the original platform"): ${[...leftBehind]
+      `fields not carried over (README "${extra.leftBehindSection ?? 'Moving from the original platform'}"): ${[
+        ...leftBehind,
+      ]
         .map(([f, n]) => `${f} ×${fmt(n)}`)
         .join(', ')}`,
     );
-  lines.push(...extra.ignored, extra.rejectsNote, ...summary.finish.steps);
+  lines.push(...extra.ignored, ...(extra.notes ?? []), extra.rejectsNote, ...summary.finish.steps);
   return lines;
 }

@@ -60,6 +60,8 @@ export class ResultReviewService implements OnModuleInit {
 
   onModuleInit(): void {
     this.lifecycle.onReset('resultReviews', (uid, trx) => this.reviews.deleteAllOf(uid, trx));
+    // A moderator's account goes: the decisions stay with the reviewed users' results, no longer naming them.
+    this.lifecycle.onDelete('resultReviews', (uid, trx) => this.reviews.forgetModerator(uid, trx));
   }
 
   async listHeld(limit: number, offset: number): Promise<HeldPage> {

@@ -210,6 +210,18 @@ export class ResultReviewsRepository {
     };
   }
 
+  /**
+   * Account deletion: other users' reviews this moderator decided no longer name them (their own rows cascade). The
+   * decision, its time and its notes stay.
+   */
+  async forgetModerator(uid: string, executor: Executor): Promise<void> {
+    await executor
+      .updateTable('result_reviews')
+      .set({ decided_by: null })
+      .where('decided_by', '=', uid)
+      .execute();
+  }
+
   /** Account reset: the user's queue entries go with their results and personal bests. */
   async deleteAllOf(uid: string, executor: Executor): Promise<void> {
     await executor.deleteFrom('result_reviews').where('uid', '=', uid).execute();

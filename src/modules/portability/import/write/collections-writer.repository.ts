@@ -86,6 +86,23 @@ export const TABLES: Readonly<Record<Exclude<RecordKind, 'users' | 'results'>, T
     key: 'uid',
     users: ['uid'],
   },
+  resultReviews: {
+    table: 'result_reviews',
+    columns: [
+      'result_id',
+      'uid',
+      'status',
+      'reasons',
+      'key_timing',
+      'result',
+      'held_at',
+      'decided_by',
+      'decided_at',
+      'decision_reason',
+    ],
+    key: 'result_id',
+    users: ['uid'],
+  },
 };
 
 export type TableKind = keyof typeof TABLES;

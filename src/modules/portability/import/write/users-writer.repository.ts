@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { DATABASE, type Database } from '../../../../infra/database/database';
 import type { Executor } from '../../../../infra/database/transaction';
 import { replacementName } from '../original/users';
-import type { Sourced, UserBundle } from '../import-records';
+import type { QuoteRatingByUser, Sourced, UserBundle } from '../import-records';
 import type { AdjustedRecord } from './import-writer';
 import { existingKeys, insertRows } from './rows';
 
@@ -171,7 +171,7 @@ export class UsersWriterRepository {
     await insertRows(
       trx,
       'personal_bests',
-      PB_COLUMNS,
+      [...PB_COLUMNS, 'held_result_id'],
       of((b) => b.personalBests),
       'uid',
     );
@@ -229,8 +229,35 @@ export class UsersWriterRepository {
       trx,
       'user_quote_ratings',
       ['uid', 'language', 'quote_id', 'rating'],
-      of((b) => b.quoteRatings),
+      of((b) => (b.countQuoteRatings ? [] : b.quoteRatings)),
       'uid',
     );
+    await this.addRatings(
+      trx,
+      of((b) => (b.countQuoteRatings ? b.quoteRatings : [])),
+    );
+  }
+
+  /**
+   * The users' own ratings, added to the quotes' aggregates as a first rating adds itself (QuoteRatingsRepository):
+   * a later change of rating here then moves the aggregate by the difference, as it does for ratings made here. Only
+   * the rows inserted count (the users are new, so all of them).
+   */
+  private async addRatings(trx: Executor, ratings: (QuoteRatingByUser & { uid: string })[]): Promise<void> {
+    if (ratings.length === 0) return;
+    await sql`
+      WITH added AS (
+        INSERT INTO user_quote_ratings (uid, language, quote_id, rating)
+        SELECT i.uid, i.language, i.quote_id, i.rating
+        FROM json_populate_recordset(NULL::user_quote_ratings, ${JSON.stringify(ratings)}::json) i
+        ON CONFLICT DO NOTHING
+        RETURNING language, quote_id, rating
+      )
+      INSERT INTO quote_ratings (id, language, quote_id, ratings, total_rating)
+      SELECT left(md5(random()::text || language || quote_id::text), 24), language, quote_id, count(*), sum(rating)
+      FROM added GROUP BY language, quote_id
+      ON CONFLICT (language, quote_id) DO UPDATE
+        SET ratings = quote_ratings.ratings + EXCLUDED.ratings,
+            total_rating = quote_ratings.total_rating + EXCLUDED.total_rating`.execute(trx);
   }
 }

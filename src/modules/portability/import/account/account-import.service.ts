@@ -1,0 +1,143 @@
+import { Injectable } from '@nestjs/common';
+import { AppError } from '../../../../common/app-error';
+import { userNameProblem } from '../../../users/user-name';
+import type { AccountData } from '../../export/export-format';
+import { runImport, type CollectionInput, type ImportSummary, type ProgressSink } from '../import-pipeline';
+import { OriginalImportService } from '../original-import.service';
+import {
+  readAccountDocument,
+  readRecords,
+  scanAccountExport,
+  type ExportScan,
+} from '../readers/account-export';
+import type { RejectsSink } from '../rejects-file';
+import { accountProblem, BUNDLED_TYPES } from './account-bundle';
+import { accountCollections, LeftOutCounts } from './account-collections';
+import { AccountImportRepository } from './account-import.repository';
+
+export { AccountExportError } from '../readers/account-export';
+
+/** Where the account lands, and what is known before anything is written. */
+export interface AccountPlan {
+  path: string;
+  scan: ExportScan;
+  uid: string;
+  sourceUid: string;
+  name: string;
+  /** The account is here already from an earlier run of this import: the run completes it (or finds it whole). */
+  resuming: boolean;
+  /** Other users the file names (connections, reports) that are on this instance. */
+  present: Set<string>;
+}
+
+export interface AccountImportSummary extends ImportSummary {
+  /** Lines for the summary: what was left out on purpose, and the check of the account afterwards. */
+  notes: string[];
+}
+
+/** A refusal before anything is written (exit code 1, the message says what to do). */
+const refuse = (message: string) => new AppError(409, message);
+
+/**
+ * `import account <file>` (issue 22): our own account export into this instance, through the write path the
+ * original's dump goes through (OriginalImportService.writer: the same batches, idempotency and derived-state step).
+ * The account keeps its uid; a uid, name or address held here by another account refuses the import before anything
+ * is written (`--uid`, `--name` choose others). An account that is here from an earlier run of the same file (same
+ * uid, same creation time) is completed, not refused: a run that was stopped finishes on the next, and a rerun
+ * imports nothing new.
+ */
+@Injectable()
+export class AccountImportService {
+  constructor(
+    private readonly repository: AccountImportRepository,
+    private readonly writers: OriginalImportService,
+  ) {}
+
+  /** Reads the file through (AccountExportError when it is not a complete export) and checks who holds what here. */
+  async plan(path: string, overrides: { uid?: string; name?: string } = {}): Promise<AccountPlan> {
+    const scan = await scanAccountExport(path);
+    const problem = accountProblem(scan.account);
+    if (problem !== null) throw refuse(`the account record cannot be imported: ${problem}`);
+    const account = scan.account as AccountData;
+    const uid = overrides.uid ?? scan.header.uid;
+    const name = overrides.name ?? account.name;
+    const nameProblem = userNameProblem(name);
+    if (nameProblem !== null)
+      throw refuse(`the name ${name} is not valid here (${nameProblem}): choose one with --name`);
+
+    const here = await this.repository.byUid(uid);
+    const resuming = here !== undefined && here.added_at === account.addedAt;
+    if (here !== undefined && !resuming)
+      throw refuse(
+        `the uid ${uid} is taken here by another account (${here.name}): nothing was imported; ` +
+          'import under another uid with --uid <newUid> (the user then signs in with an identity of that uid)',
+      );
+    if (!resuming) {
+      const nameHolder = await this.repository.byName(name);
+      if (nameHolder !== undefined)
+        throw refuse(
+          `the name ${name} is taken here (account ${nameHolder.uid}): nothing was imported; choose another with --name <newName>`,
+        );
+      const addressHolder = account.email === '' ? undefined : await this.repository.byEmail(account.email);
+      if (addressHolder !== undefined)
+        throw refuse(
+          `the email address of ${name} is used here by account ${addressHolder.uid} (${addressHolder.name}): ` +
+            'nothing was imported; one address is one account (change or delete the other one first)',
+        );
+    }
+    scan.otherUsers.delete(uid);
+    const present = await this.repository.present([...scan.otherUsers]);
+    return { path, scan, uid, sourceUid: scan.header.uid, name, resuming, present };
+  }
+
+  /** Imports a planned file with the database writer, or reads it through with the dry-run writer. */
+  async run(
+    plan: AccountPlan,
+    options: { dryRun: boolean; progress: ProgressSink; rejects: RejectsSink },
+  ): Promise<AccountImportSummary> {
+    const leftOut = new LeftOutCounts();
+    const { scan } = plan;
+    const bundled = BUNDLED_TYPES.filter((type) => type === 'account' || scan.counts.has(type));
+    const collections = accountCollections(
+      { uid: plan.uid, sourceUid: plan.sourceUid, name: plan.name, present: plan.present },
+      bundled,
+      scan.unknownTypes,
+      leftOut,
+    );
+    const inputs: CollectionInput[] = collections
+      .filter((c) => c.fold === true || c.types.some((type) => scan.counts.has(type)))
+      .map((c) => ({
+        collection: c.collection,
+        bytes: scan.bytes,
+        open: () =>
+          c.fold
+            ? readAccountDocument(plan.path, scan.gzip, plan.uid, new Set(c.types))
+            : readRecords(plan.path, scan.gzip, new Set(c.types)),
+      }));
+    const writer = this.writers.writer(options.dryRun);
+    let summary: ImportSummary;
+    try {
+      summary = await runImport(inputs, writer, options.progress, options.rejects);
+    } finally {
+      await writer.close();
+    }
+    const notes = leftOut.lines();
+    notes.push(...(await this.check(plan, summary, options.dryRun)));
+    return { ...summary, notes };
+  }
+
+  /** After the run: is the whole account here? (A stopped run is completed by running the same command again.) */
+  private async check(plan: AccountPlan, summary: ImportSummary, dryRun: boolean): Promise<string[]> {
+    const expected = plan.scan.counts.get('result') ?? 0;
+    const rejected = summary.collections.find((c) => c.name === 'result')?.rejected ?? 0;
+    if (dryRun) return [`dry run: ${plan.uid} (${plan.name}) would have ${expected - rejected} results here`];
+    const account = await this.repository.byUid(plan.uid);
+    if (account === undefined) return [`the account ${plan.uid} was not imported (see the rejects)`];
+    const results = await this.repository.countResults(plan.uid);
+    const whole = results >= expected - rejected;
+    return [
+      `account ${plan.uid} (${account.name}): ${results} of the file's ${expected} results here` +
+        (whole ? '' : ': incomplete, run the same command again to complete it'),
+    ];
+  }
+}

@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { LeaderboardModule } from '../leaderboards/leaderboards.module';
+import { AccountExportService } from './export/account-export.service';
+import { ExportController } from './export/export.controller';
+import { ExportRepository } from './export/export.repository';
+
+/**
+ * Data portability (issue 22): a user's whole account out, as NDJSON (export/; `GET /users/export` and the
+ * `users export` operator command), and accounts or the original platform's dumps in (import/). The route lives
+ * under /users but belongs here: it reads every feature's tables of one account in one snapshot.
+ */
+@Module({
+  imports: [LeaderboardModule],
+  controllers: [ExportController],
+  providers: [ExportRepository, AccountExportService],
+  exports: [AccountExportService],
+})
+export class PortabilityModule {}
