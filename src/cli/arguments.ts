@@ -27,21 +27,38 @@ export function uidOrName(value: string): string {
   return value;
 }
 
+/** A file to read: it must exist and be a file. Returns it resolved. */
+export function existingFile(value: string): string {
+  const path = resolve(value);
+  if (kindOf(path) === 'missing') throw new InvalidArgumentError(`${value} does not exist`);
+  if (kindOf(path) !== 'file') throw new InvalidArgumentError(`${value} is not a file`);
+  return path;
+}
+
+/** A directory to read: it must exist and be a directory. Returns it resolved. */
+export function directory(value: string): string {
+  const path = resolve(value);
+  if (kindOf(path) === 'missing') throw new InvalidArgumentError(`${value} does not exist`);
+  if (kindOf(path) !== 'directory') throw new InvalidArgumentError(`${value} is not a directory`);
+  return path;
+}
+
+function kindOf(path: string): 'file' | 'directory' | 'missing' {
+  try {
+    return statSync(path).isDirectory() ? 'directory' : 'file';
+  } catch {
+    return 'missing';
+  }
+}
+
 /**
  * A file a command will create or replace: its directory must exist and the path must not be a directory, so a
  * mistake is a usage error before anything connects (and before an export runs for nothing). Returns it resolved.
  */
 export function outputFile(value: string): string {
   const path = resolve(value);
-  const kind = (p: string) => {
-    try {
-      return statSync(p).isDirectory() ? 'directory' : 'file';
-    } catch {
-      return 'missing';
-    }
-  };
-  if (value === '' || kind(path) === 'directory') throw new InvalidArgumentError(`${value} is a directory`);
-  if (kind(dirname(path)) !== 'directory')
+  if (value === '' || kindOf(path) === 'directory') throw new InvalidArgumentError(`${value} is a directory`);
+  if (kindOf(dirname(path)) !== 'directory')
     throw new InvalidArgumentError(`the directory of ${value} does not exist`);
   return path;
 }

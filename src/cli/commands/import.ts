@@ -1,6 +1,3 @@
-import { statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { InvalidArgumentError } from 'commander';
 import { AppError } from '../../common/app-error';
 import {
   AccountExportError,
@@ -18,49 +15,9 @@ import {
   RejectsFile,
   type RejectsSink,
 } from '../../modules/portability/import/rejects-file';
-import { uid, userName } from '../arguments';
+import { directory, existingFile, outputFile, uid, userName } from '../arguments';
 import { UsageError, type CliContext, type CommandGroup } from '../cli-context';
 import type { ProgressSink } from '../../modules/portability/import/import-pipeline';
-
-function file(value: string): string {
-  const path = resolve(value);
-  let isFile: boolean;
-  try {
-    isFile = statSync(path).isFile();
-  } catch {
-    throw new InvalidArgumentError(`${value} does not exist`);
-  }
-  if (!isFile) throw new InvalidArgumentError(`${value} is not a file`);
-  return path;
-}
-
-function directory(value: string): string {
-  const path = resolve(value);
-  let isDirectory: boolean;
-  try {
-    isDirectory = statSync(path).isDirectory();
-  } catch {
-    throw new InvalidArgumentError(`${value} does not exist`);
-  }
-  if (!isDirectory) throw new InvalidArgumentError(`${value} is not a directory`);
-  return path;
-}
-
-/** A file to (over)write, in a directory that exists. */
-function outputFile(value: string): string {
-  const path = resolve(value);
-  try {
-    if (!statSync(dirname(path)).isDirectory()) throw new Error();
-  } catch {
-    throw new InvalidArgumentError(`the directory of ${value} does not exist`);
-  }
-  try {
-    if (statSync(path).isDirectory()) throw new InvalidArgumentError(`${value} is a directory`);
-  } catch (e) {
-    if (e instanceof InvalidArgumentError) throw e;
-  }
-  return path;
-}
 
 /** Bars on a terminal, plain lines otherwise (a log, CI). */
 function progressFor(cli: CliContext): ProgressSink {
@@ -126,7 +83,7 @@ export const importCommands: CommandGroup = (program, cli) => {
     .description(
       'import an account export (GET /users/export or `users export`, plain or gzip): the account keeps its uid; safe to rerun',
     )
-    .argument('<file>', 'the export file (NDJSON, or NDJSON compressed with gzip)', file)
+    .argument('<file>', 'the export file (NDJSON, or NDJSON compressed with gzip)', existingFile)
     .option('--uid <newUid>', 'import the account under this uid (when its uid is taken here)', uid)
     .option('--name <newName>', 'import the account under this name (when its name is taken here)', userName)
     .option('--dry-run', 'read, map and check everything, write nothing, print the same summary')
