@@ -7,7 +7,7 @@ import { RATE_LIMIT_CLASSES } from '../src/common/rate-limit/rate-limit-classes'
 import { loadEnv } from '../src/config/env';
 import { freePort } from '../src/infra/embedded/free-port';
 import { DEFAULT_SIZE, type DatasetSize } from './lib/dataset';
-import { evaluateTargets, renderRatios, renderTable, renderTargets } from './lib/report';
+import { evaluateTargets, importTarget, renderRatios, renderTable, renderTargets } from './lib/report';
 import { cleanUpOnce } from './lib/clean-up';
 import { startServerProcess, type ServerProcess } from './lib/server-process';
 import { postmasterPid } from './lib/postgres-cpu';
@@ -255,6 +255,9 @@ async function main(): Promise<void> {
           `before, ${loadAfter[0]?.toFixed(2)} after (1 min).`,
         '',
         renderTable(rows),
+        '',
+        'Targets:',
+        renderTargets([importTarget(rows)]),
       ].join('\n');
       console.log(`\n${report}\n`);
       writeFileSync(join(dataDir, 'last-run.md'), `${report}\n`);

@@ -188,6 +188,7 @@ export function evaluateTargets(rows: ScenarioRow[], connections: number): Targe
 
   targets.push(...liveRankTargets(rows));
   targets.push(...exportTargets(rows));
+  targets.push(importTarget(rows));
 
   const rss = rows
     .filter((r) => r.server === 'ours' && r.result?.rssMb !== null && r.result?.rssMb !== undefined)
@@ -234,6 +235,25 @@ function exportTargets(rows: ScenarioRow[]): TargetLine[] {
         `${fmt(r.rssMb)} MB (+${fmt(growth)})`,
     };
   });
+}
+
+/** Issue 21: at least 20,000 results/s imported, the import's peak RSS at most 300 MB. */
+export const IMPORT_RESULTS_PER_SECOND = 20_000;
+export const IMPORT_PEAK_RSS_MB = 300;
+
+export function importTarget(rows: ScenarioRow[]): TargetLine {
+  const target =
+    `Scenario 9: import of the original's dump >= ${fmt(IMPORT_RESULTS_PER_SECOND)} results/s, ` +
+    `peak RSS <= ${IMPORT_PEAK_RSS_MB} MB`;
+  const figures = find(rows, '9')?.importFigures;
+  if (!figures) return { target, verdict: 'not available', figures: 'not run' };
+  return {
+    target,
+    verdict: verdict(
+      figures.resultsPerSecond >= IMPORT_RESULTS_PER_SECOND && figures.peakRssMb <= IMPORT_PEAK_RSS_MB,
+    ),
+    figures: `${fmt(figures.resultsPerSecond)} results/s, peak RSS ${fmt(figures.peakRssMb)} MB`,
+  };
 }
 
 /** Scenario 6: the first build of a run and the build after a PostgreSQL restart, each within 2x of a warm one. */

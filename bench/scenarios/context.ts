@@ -36,8 +36,10 @@ export interface ScenarioRow {
   result: LoadResult | null;
   /** For scenario 6: seconds of one rebuild. */
   seconds?: number;
-  /** For scenario 9: the server's RSS just before the export (MB), to tell flat from growing. */
+  /** For scenario 10: the server's RSS just before the export (MB), to tell flat from growing. */
   rssBeforeMb?: number;
+  /** For scenario 9: the results collection's import rate and the import process's peak RSS. */
+  importFigures?: { resultsPerSecond: number; peakRssMb: number };
   note?: string;
 }
 

@@ -147,6 +147,7 @@ export async function importOriginalScenario(options: {
     server: 'ours',
     result: null,
     seconds,
+    importFigures: { resultsPerSecond, peakRssMb: peak },
     note:
       `results ${Math.round(resultsPerSecond)}/s (${results[6]} s), users with their nested data ` +
       `${Math.round(usersPerSecond)}/s (${users[6]} s), peak RSS of the import ${peak.toFixed(0)} MB; ${rebuild}`,
