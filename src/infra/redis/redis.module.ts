@@ -32,13 +32,16 @@ export class RedisModule implements OnModuleInit, OnApplicationShutdown {
    */
   async onModuleInit(): Promise<void> {
     if (this.redis.status === 'ready') return;
+    const redis = this.redis;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(done, this.env.redisConnectTimeoutMs * 2);
       function done() {
         clearTimeout(timer);
+        // On the timeout the listener would outlive the wait (and run once Redis appears): take it off.
+        redis.off('ready', done);
         resolve();
       }
-      this.redis.once('ready', done);
+      redis.once('ready', done);
     });
   }
 
