@@ -34,6 +34,22 @@ export interface PersonalBestRow {
   timestamp: Int;
 }
 
+/** The columns of a `PersonalBestRow`, in the order the tables `personal_bests` and `tag_personal_bests` list them. */
+export const PERSONAL_BEST_COLUMNS = [
+  'mode',
+  'mode2',
+  'language',
+  'difficulty',
+  'punctuation',
+  'numbers',
+  'lazy_mode',
+  'wpm',
+  'acc',
+  'raw',
+  'consistency',
+  'timestamp',
+] as const satisfies readonly (keyof PersonalBestRow)[];
+
 export function emptyPersonalBests(): PersonalBests {
   return { time: {}, words: {}, quote: {}, zen: {}, custom: {} };
 }

@@ -1,23 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DATABASE, type Database } from '../../infra/database/database';
 import type { Executor } from '../../infra/database/transaction';
-import type { PersonalBestRow } from './personal-bests';
+import { PERSONAL_BEST_COLUMNS, type PersonalBestRow } from './personal-bests';
 import type { DayCount } from './test-activity';
-
-const PB_COLUMNS = [
-  'mode',
-  'mode2',
-  'language',
-  'difficulty',
-  'punctuation',
-  'numbers',
-  'lazy_mode',
-  'wpm',
-  'acc',
-  'raw',
-  'consistency',
-  'timestamp',
-] as const;
 
 /** Reads of what result submission writes per user: personal bests and daily test activity. */
 @Injectable()
@@ -25,7 +10,7 @@ export class UserStatsRepository {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   async personalBests(uid: string, mode?: string, mode2?: string): Promise<PersonalBestRow[]> {
-    let query = this.db.selectFrom('personal_bests').select(PB_COLUMNS).where('uid', '=', uid);
+    let query = this.db.selectFrom('personal_bests').select(PERSONAL_BEST_COLUMNS).where('uid', '=', uid);
     if (mode !== undefined) query = query.where('mode', '=', mode);
     if (mode2 !== undefined) query = query.where('mode2', '=', mode2);
     return query

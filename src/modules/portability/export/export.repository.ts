@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { sql, type ControlledTransaction, type RawBuilder, type Selectable } from 'kysely';
 import { DATABASE, type Database } from '../../../infra/database/database';
 import type { DB, Users } from '../../../infra/database/database.types';
+import { PERSONAL_BEST_COLUMNS } from '../../users/personal-bests';
 import { RESULT_FIELDS, type ResultFieldKind } from './result-line';
 
 export type UserRow = Omit<Selectable<Users>, 'last_result_hashes'>;
@@ -37,21 +38,6 @@ const USER_COLUMNS = [
   'favorite_quotes',
   'lb_memory',
 ] as const satisfies readonly (keyof UserRow)[];
-
-const PB_COLUMNS = [
-  'mode',
-  'mode2',
-  'language',
-  'difficulty',
-  'punctuation',
-  'numbers',
-  'lazy_mode',
-  'wpm',
-  'acc',
-  'raw',
-  'consistency',
-  'timestamp',
-] as const;
 
 /** A column's value as JSON text (`null` for NULL). */
 function jsonText(column: string, kind: ResultFieldKind): RawBuilder<string> {
@@ -112,7 +98,7 @@ export class ExportSnapshot {
   async personalBests(uid: string) {
     return this.trx
       .selectFrom('personal_bests')
-      .select([...PB_COLUMNS, 'held_result_id'])
+      .select([...PERSONAL_BEST_COLUMNS, 'held_result_id'])
       .where('uid', '=', uid)
       .orderBy('mode')
       .orderBy('mode2')
@@ -137,7 +123,7 @@ export class ExportSnapshot {
   async tagPersonalBests(uid: string) {
     return this.trx
       .selectFrom('tag_personal_bests')
-      .select(['tag_id', ...PB_COLUMNS])
+      .select(['tag_id', ...PERSONAL_BEST_COLUMNS])
       .where('uid', '=', uid)
       .orderBy('tag_id')
       .orderBy('mode')

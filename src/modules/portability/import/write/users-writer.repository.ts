@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { sql } from 'kysely';
 import { DATABASE, type Database } from '../../../../infra/database/database';
 import type { Executor } from '../../../../infra/database/transaction';
+import { PERSONAL_BEST_COLUMNS } from '../../../users/personal-bests';
 import { replacementName } from '../original/users';
 import type { QuoteRatingByUser, Sourced, UserBundle } from '../import-records';
 import type { AdjustedRecord } from './import-writer';
@@ -38,21 +39,7 @@ const USER_COLUMNS = [
   'can_report',
   'can_manage_ape_keys',
 ] as const;
-const PB_COLUMNS = [
-  'uid',
-  'mode',
-  'mode2',
-  'language',
-  'difficulty',
-  'punctuation',
-  'numbers',
-  'lazy_mode',
-  'wpm',
-  'acc',
-  'raw',
-  'consistency',
-  'timestamp',
-] as const;
+const PB_COLUMNS = ['uid', ...PERSONAL_BEST_COLUMNS] as const;
 
 export interface UsersWritten {
   inserted: Set<string>;
