@@ -16,6 +16,7 @@ import type {
   TagData,
   TestActivityData,
 } from './export-format';
+import type { PersonalBestRow } from '../../users/personal-bests';
 import type { UserRow } from './export.repository';
 
 /**
@@ -23,21 +24,6 @@ import type { UserRow } from './export.repository';
  * Pure functions; objects are built as literals (DEVELOPMENT.md "Performance habits": the result builder runs once
  * per result of the history).
  */
-
-type PbRow = {
-  mode: string;
-  mode2: string;
-  language: string;
-  difficulty: string;
-  punctuation: boolean;
-  numbers: boolean;
-  lazy_mode: boolean;
-  wpm: number;
-  acc: number;
-  raw: number;
-  consistency: number;
-  timestamp: number;
-};
 
 export function accountData(
   user: UserRow,
@@ -79,7 +65,7 @@ export function accountData(
   };
 }
 
-export function personalBestData(row: PbRow): PersonalBestData {
+export function personalBestData(row: PersonalBestRow): PersonalBestData {
   return {
     mode: row.mode,
     mode2: row.mode2,
@@ -97,7 +83,7 @@ export function personalBestData(row: PbRow): PersonalBestData {
 }
 
 export function accountPersonalBestData(
-  row: PbRow & { held_result_id: string | null },
+  row: PersonalBestRow & { held_result_id: string | null },
 ): AccountPersonalBestData {
   return {
     mode: row.mode,
@@ -119,7 +105,7 @@ export function accountPersonalBestData(
 /** Tags with their personal bests (rows of both tables in any order). */
 export function tagData(
   tags: { id: string; name: string; created_at: number }[],
-  pbs: (PbRow & { tag_id: string })[],
+  pbs: (PersonalBestRow & { tag_id: string })[],
 ): TagData[] {
   const byTag = new Map<string, PersonalBestData[]>();
   for (const pb of pbs) {

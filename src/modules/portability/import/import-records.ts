@@ -1,4 +1,5 @@
 import type { BlocklistEntry } from '../../users/blocklist';
+import type { PersonalBestRow as StoredPersonalBestRow } from '../../users/personal-bests';
 import type { ApeKeyHashScheme } from '../../ape-keys/ape-key-secret';
 
 /**
@@ -44,19 +45,7 @@ export interface UserRow {
   can_manage_ape_keys: boolean;
 }
 
-export interface PersonalBestRow {
-  mode: string;
-  mode2: string;
-  language: string;
-  difficulty: string;
-  punctuation: boolean;
-  numbers: boolean;
-  lazy_mode: boolean;
-  wpm: number;
-  acc: number;
-  raw: number;
-  consistency: number;
-  timestamp: number;
+export interface PersonalBestRow extends StoredPersonalBestRow {
   /**
    * The result this best comes from when it is held for review or rejected (then on no board); absent or null
    * otherwise. Only an account's own bests, never a tag's.
