@@ -239,11 +239,13 @@ async function retainedEarlierFiles(graceMs: number): Promise<string[]> {
   if (due.length === 0) return [];
   lastCheck = Date.now();
   for (const e of due) ended.splice(ended.indexOf(e), 1);
-  // A few rounds: what a collection frees can hold more in its callbacks (FinalizationRegistry cleanups, native
-  // objects letting go of their JavaScript side), which run as tasks of their own after it.
+  // A few rounds, waiting longer each time (100 ms to 1.6 s, 3.1 s in all, and only while something is still there):
+  // what a collection frees can hold more in its callbacks (FinalizationRegistry cleanups, native objects such as a
+  // TLS context letting go of their JavaScript side), which run as tasks of their own after it, later on a busy
+  // machine. A file that is still there after the last round is reported.
   let retained = due;
-  for (let round = 0; round < 3 && retained.length > 0; round++) {
-    if (round > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+  for (let round = 0; round < 6 && retained.length > 0; round++) {
+    if (round > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** round));
     collectGarbage();
     await new Promise((resolve) => setImmediate(resolve));
     retained = retained.filter((e) => e.global.deref() !== undefined);

@@ -41,6 +41,15 @@ function runFixtures(...extra: string[]): Promise<Run> {
   });
 }
 
+/** A fixture's outcome; when it is not the one expected, the failure carries the fixtures' run output (the why). */
+function expectOutcome(run: Run, file: string, status: 'PASS' | 'FAIL'): void {
+  if (run.outcome[file] !== status)
+    throw new Error(
+      `${file}: expected ${status}, got ${run.outcome[file]}. The fixtures' run printed:\n${run.output}`,
+    );
+  expect(run.outcome[file]).toBe(status);
+}
+
 describe('test environment (test/support/environment.ts)', () => {
   let run: Run;
 
@@ -49,28 +58,28 @@ describe('test environment (test/support/environment.ts)', () => {
   }, 120_000);
 
   it('fails a file that leaves an app open, naming where it was opened', () => {
-    expect(run.outcome['a-app-left-open.leak-spec.ts']).toBe('FAIL');
+    expectOutcome(run, 'a-app-left-open.leak-spec.ts', 'FAIL');
     expect(run.output).toMatch(
       /a-app-left-open\.leak-spec\.ts left open what keeps it in memory[^\n]*\n\s+- test app \(createTestApp\) still open \(opened at [^\n]*a-app-left-open\.leak-spec\.ts:\d+/,
     );
   });
 
   it('fails a file that leaves a server or a store connection open, whoever opened them', () => {
-    expect(run.outcome['b-sockets-left-open.leak-spec.ts']).toBe('FAIL');
+    expectOutcome(run, 'b-sockets-left-open.leak-spec.ts', 'FAIL');
     const report = run.output.slice(run.output.indexOf('b-sockets-left-open.leak-spec.ts left open'));
     expect(report).toMatch(/- a server listening on 127\.0\.0\.1:\d+ still open/);
     expect(report).toMatch(/- a connection to 127\.0\.0\.1:\d+ \(PostgreSQL\) still open/);
   });
 
   it('passes files that release what they opened, and does not report them afterwards', () => {
-    expect(run.outcome['c-clean-with-servers.leak-spec.ts']).toBe('PASS');
-    expect(run.outcome['d-clean.leak-spec.ts']).toBe('PASS');
+    expectOutcome(run, 'c-clean-with-servers.leak-spec.ts', 'PASS');
+    expectOutcome(run, 'd-clean.leak-spec.ts', 'PASS');
     expect(run.output).not.toMatch(/- test\/fixtures\/leak-guard\/[cdf]-/);
   });
 
   it('reports a file that stays in memory after it ended (here: an observer in a process-wide list)', () => {
-    expect(run.outcome['e-process-observer.leak-spec.ts']).toBe('PASS');
-    expect(run.outcome['f-clean.leak-spec.ts']).toBe('FAIL');
+    expectOutcome(run, 'e-process-observer.leak-spec.ts', 'PASS');
+    expectOutcome(run, 'f-clean.leak-spec.ts', 'FAIL');
     expect(run.output).toMatch(
       /An earlier test file is still in memory[^\n]*\n\s+- test\/fixtures\/leak-guard\/e-process-observer\.leak-spec\.ts, \d+ s after it ended/,
     );
