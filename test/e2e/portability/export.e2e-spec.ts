@@ -62,11 +62,25 @@ describe('GET /users/export', () => {
   const settled = async () => {
     for (let i = 0; i < 100 && service().runningCount > 0; i += 1) await sleep(50);
     expect(service().runningCount).toBe(0);
-    const open = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
-      WHERE datname = current_database() AND pid <> pg_backend_pid() AND xact_start IS NOT NULL`.execute(
-      t.db,
-    );
-    expect(open.rows[0]?.n).toBe(0);
+    // No transaction left open in this database. The app's own jobs open short ones now and then (seen once on Node
+    // 24): one that stays for 5 s is a snapshot that was not given back, and the failure shows what it last ran.
+    const openTransactions = async () =>
+      (
+        await sql<{
+          pid: number;
+          state: string;
+          query: string;
+        }>`SELECT pid, state, query FROM pg_stat_activity
+          WHERE datname = current_database() AND pid <> pg_backend_pid() AND xact_start IS NOT NULL`.execute(
+          t.db,
+        )
+      ).rows;
+    let open = await openTransactions();
+    for (let i = 0; i < 50 && open.length > 0; i += 1) {
+      await sleep(100);
+      open = await openTransactions();
+    }
+    expect(open).toEqual([]);
   };
 
   it('refuses callers without the Bearer token of an account (no ApeKey)', async () => {
