@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DATABASE, type Database } from '../../infra/database/database';
 import type { Executor } from '../../infra/database/transaction';
-import type { PersonalBestRow } from './personal-bests';
+import { PERSONAL_BEST_COLUMNS, type PersonalBestRow } from './personal-bests';
 
 export interface TagRow {
   id: string;
@@ -26,21 +26,7 @@ export class TagsRepository {
   async personalBests(uid: string): Promise<(PersonalBestRow & { tag_id: string })[]> {
     return this.db
       .selectFrom('tag_personal_bests')
-      .select([
-        'tag_id',
-        'mode',
-        'mode2',
-        'language',
-        'difficulty',
-        'punctuation',
-        'numbers',
-        'lazy_mode',
-        'wpm',
-        'acc',
-        'raw',
-        'consistency',
-        'timestamp',
-      ])
+      .select(['tag_id', ...PERSONAL_BEST_COLUMNS])
       .where('uid', '=', uid)
       .orderBy('tag_id')
       .orderBy('mode')

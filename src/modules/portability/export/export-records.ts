@@ -85,21 +85,7 @@ export function personalBestData(row: PersonalBestRow): PersonalBestData {
 export function accountPersonalBestData(
   row: PersonalBestRow & { held_result_id: string | null },
 ): AccountPersonalBestData {
-  return {
-    mode: row.mode,
-    mode2: row.mode2,
-    language: row.language,
-    difficulty: row.difficulty,
-    punctuation: row.punctuation,
-    numbers: row.numbers,
-    lazyMode: row.lazy_mode,
-    wpm: row.wpm,
-    acc: row.acc,
-    raw: row.raw,
-    consistency: row.consistency,
-    timestamp: row.timestamp,
-    heldResultId: row.held_result_id,
-  };
+  return { ...personalBestData(row), heldResultId: row.held_result_id };
 }
 
 /** Tags with their personal bests (rows of both tables in any order). */
