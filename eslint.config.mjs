@@ -41,6 +41,7 @@ export default tseslint.config(
       'scripts/**/*.js',
       '**/*.spec.ts',
       'bench/**/*.ts',
+      'generators/**/*.ts',
       'src/dev.ts',
       'src/cli.ts',
       'src/**/*.cli.ts',

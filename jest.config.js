@@ -36,7 +36,11 @@ module.exports = {
     {
       ...shared,
       displayName: 'unit',
-      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/bench/**/*.spec.ts'],
+      testMatch: [
+        '<rootDir>/src/**/*.spec.ts',
+        '<rootDir>/bench/**/*.spec.ts',
+        '<rootDir>/generators/**/*.spec.ts',
+      ],
     },
     {
       ...shared,

@@ -98,7 +98,7 @@ export function figureRange(rows: FigureRow[]): Record<string, { min: number; ma
 const show = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(Math.abs(n) < 10 ? 4 : 2));
 
 if (require.main === module) {
-  const dir = process.argv[2] ?? join(__dirname, '..', 'test', 'fixtures', 'original-client-results');
+  const dir = process.argv[2] ?? join(process.cwd(), 'test', 'fixtures', 'original-client-results');
   const files = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'responses.json');
   const rows = files.map((file): FigureRow => {
     const body = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { result: CheckedResult };

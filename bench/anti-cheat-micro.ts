@@ -6,8 +6,8 @@ import { isComposedInput, judgeConsistency } from '../src/modules/results/domain
 import { keyTimingSummary } from '../src/modules/results/domain/anti-cheat/key-timing-summary';
 import { resultFigures } from '../src/modules/results/domain/anti-cheat/result-figures';
 import { holdReasons } from '../src/modules/results/domain/anti-cheat/review-ceiling';
-import { humanResult } from '../test/support/human-results';
-import { Random } from '../test/support/human-typing';
+import { humanResult } from '../generators/human-results';
+import { Random } from '../generators/human-typing';
 
 /**
  * Micro-benchmark of the anti-cheat of `POST /results` (`node dist/bench/anti-cheat-micro.js` after `npm run bench`'s

@@ -14,7 +14,7 @@ import { outcomeOf } from './common/http/submission-outcome';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from './common/validation/json-limits';
 import { parseJsonQuery } from './common/validation/json-query';
 import type { AppEnv } from './config/env';
-import { ServerConfigurationService } from './config/server-configuration.service';
+import { ServerConfigurationService } from './common/server-configuration/server-configuration.service';
 import { QuietBootLogger } from './infra/logging/quiet-boot-logger';
 import { requestIdOf } from './infra/logging/request-id';
 import { startMetricsServer } from './modules/status/metrics-server';

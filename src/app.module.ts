@@ -10,6 +10,7 @@ import type { Clock } from './common/clock';
 import { AllExceptionsFilter } from './common/filters/all-exceptions.filter';
 import { AppValidationPipe } from './common/validation/validation.pipe';
 import { ConfigModule } from './config/config.module';
+import { ServerConfigurationModule } from './common/server-configuration/server-configuration.module';
 import type { AppEnv } from './config/env';
 import { DatabaseModule } from './infra/database/database.module';
 import { loggerParams } from './infra/logging/logger-params';
@@ -70,6 +71,7 @@ export class AppModule {
         ConfigModule.forRoot(env, clock),
         DatabaseModule,
         RedisModule,
+        ServerConfigurationModule,
         AuthModule,
         CaptchaModule,
         AccountLifecycleModule,

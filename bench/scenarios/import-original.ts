@@ -6,7 +6,7 @@ import pg from 'pg';
 import Redis from 'ioredis';
 import { createDatabase } from '../../src/infra/database/database';
 import { migrateToLatest } from '../../src/infra/database/migrator';
-import { writeSyntheticDump, type SyntheticDumpSize } from '../lib/original-dump';
+import { writeSyntheticDump, type SyntheticDumpSize } from '../../generators/synthetic-dump';
 import type { ScenarioRow } from './context';
 
 const DATABASE = 'bench_import';

@@ -1,8 +1,8 @@
 import { resultHash } from '../../src/modules/results/domain/result-hash';
-import { humanResult } from '../../test/support/human-results';
-import { Random, type TypingMode } from '../../test/support/human-typing';
+import { humanResult } from '../../generators/human-results';
+import { Random, type TypingMode } from '../../generators/human-typing';
 
-// The seeded source and the human-typing generator are the tests' (test/support/human-typing.ts): the benchmark
+// The seeded source and the human-typing generator are the tests' (generators/human-typing.ts): the benchmark
 // submits the same consistent bodies the anti-cheat accepts from the original client.
 export { Random };
 

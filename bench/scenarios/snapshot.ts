@@ -2,7 +2,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from '../../src/app.module';
 import type { AppEnv } from '../../src/config/env';
-import { ServerConfigurationService } from '../../src/config/server-configuration.service';
+import { ServerConfigurationService } from '../../src/common/server-configuration/server-configuration.service';
 import { LeaderboardSnapshotService } from '../../src/modules/leaderboards/leaderboard-snapshot.service';
 import { notAvailable, type BenchContext, type ScenarioRow } from './context';
 

@@ -5,6 +5,7 @@ import { Command, CommanderError } from 'commander';
 import { AccountLifecycleModule } from '../common/account-lifecycle';
 import { AppError } from '../common/app-error';
 import { ConfigModule } from '../config/config.module';
+import { ServerConfigurationModule } from '../common/server-configuration/server-configuration.module';
 import { EnvError, loadEnv, type AppEnv } from '../config/env';
 import { DatabaseModule } from '../infra/database/database.module';
 import { startDevStack } from '../infra/embedded/dev-stack';
@@ -91,6 +92,7 @@ async function bootContext(env: Target['env'], modules: Type[]): Promise<INestAp
         ConfigModule.forRoot(env),
         DatabaseModule,
         RedisModule,
+        ServerConfigurationModule,
         AccountLifecycleModule,
         ScheduleModule.forRoot(),
         ...modules,

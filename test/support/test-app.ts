@@ -5,7 +5,7 @@ import { createApp } from '../../src/app.factory';
 import { ManualClock } from '../../src/common/clock';
 import { loadEnv, type AppEnv } from '../../src/config/env';
 import type { DeepPartial, ServerConfiguration } from '../../src/config/server-configuration.schema';
-import { ServerConfigurationService } from '../../src/config/server-configuration.service';
+import { ServerConfigurationService } from '../../src/common/server-configuration/server-configuration.service';
 import { DATABASE, type Database } from '../../src/infra/database/database';
 import { REDIS, type Redis } from '../../src/infra/redis/redis';
 import { openedByTest } from './file-resources';

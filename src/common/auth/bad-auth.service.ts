@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_ENV, type AppEnv } from '../../config/env';
-import { ServerConfigurationService } from '../../config/server-configuration.service';
+import { ServerConfigurationService } from '../server-configuration/server-configuration.service';
 import { redisKeys } from '../../infra/redis/keys';
 import { REDIS, type Redis } from '../../infra/redis/redis';
 import { isStoreUnavailable } from '../filters/store-errors';

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { APP_ENV, type AppEnv } from '../../config/env';
 import { configFlag } from '../../config/server-configuration.schema';
-import { ServerConfigurationService } from '../../config/server-configuration.service';
+import { ServerConfigurationService } from '../server-configuration/server-configuration.service';
 import { AppError, MESSAGES } from '../app-error';
 import { Clock } from '../clock';
 import { hasPremium } from '../premium';

@@ -5,7 +5,7 @@ import { AppError } from '../../common/app-error';
 import { formatApeKey } from '../../common/auth/ape-key-authenticator';
 import { Clock } from '../../common/clock';
 import { newId } from '../../common/ids';
-import { ServerConfigurationService } from '../../config/server-configuration.service';
+import { ServerConfigurationService } from '../../common/server-configuration/server-configuration.service';
 import { bcryptInput, newApeKeySecret } from './ape-key-secret';
 import { ApeKeyVerifierService } from './ape-key-verifier.service';
 import { ApeKeysRepository } from './ape-keys.repository';

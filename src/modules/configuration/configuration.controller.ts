@@ -11,7 +11,7 @@ import {
 } from '../../common/auth/policy.decorators';
 import { ok } from '../../common/http/envelope';
 import { SERVER_CONFIGURATION_SCHEMA } from '../../config/server-configuration.schema';
-import { ServerConfigurationService } from '../../config/server-configuration.service';
+import { ServerConfigurationService } from '../../common/server-configuration/server-configuration.service';
 import { ADMIN_DISABLED } from '../admin/admin-messages';
 import { formOf } from './configuration-form';
 import { PatchConfigurationDto } from './dto/patch-configuration.dto';

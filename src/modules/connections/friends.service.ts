@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
-import { ServerConfigurationService } from '../../config/server-configuration.service';
+import { ServerConfigurationService } from '../../common/server-configuration/server-configuration.service';
 import { toFriend } from './friends.mapper';
 import { FriendsRepository } from './friends.repository';
 import type { Friend, TimePbRow } from './friends.types';

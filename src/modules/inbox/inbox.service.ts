@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { AccountLifecycle } from '../../common/account-lifecycle';
 import { Clock } from '../../common/clock';
-import { ServerConfigurationService } from '../../config/server-configuration.service';
+import { ServerConfigurationService } from '../../common/server-configuration/server-configuration.service';
 import type { Executor } from '../../infra/database/transaction';
 import { claimRewards } from './inbox-rewards';
 import { InboxRepository } from './inbox.repository';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import type { AuthContext } from '../../common/http/request-context';
 import { hasPremium } from '../../common/premium';
-import { ServerConfigurationService } from '../../config/server-configuration.service';
+import { ServerConfigurationService } from '../../common/server-configuration/server-configuration.service';
 import { AllTimeRepository, type SnapshotRow } from './all-time.repository';
 import type { BoardQuery, LeaderboardPageQuery } from './dto/leaderboard-queries';
 import { FriendsScope } from './friends-scope';

@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { APP_ENV, type AppEnv } from '../../config/env';
-import { ServerConfigurationService } from '../../config/server-configuration.service';
+import { ServerConfigurationService } from '../../common/server-configuration/server-configuration.service';
 import { REDIS_HEALTH, type RedisHealth } from '../../infra/redis/redis-health';
 import { BoardCatchUpRepository } from './board-catch-up.repository';
 import { BoardRemovalsRepository } from './board-removals.repository';

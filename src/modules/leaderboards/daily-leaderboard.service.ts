@@ -4,7 +4,7 @@ import { Clock } from '../../common/clock';
 import type { AuthContext } from '../../common/http/request-context';
 import { APP_ENV, type AppEnv } from '../../config/env';
 import type { ServerConfiguration } from '../../config/server-configuration.schema';
-import { ServerConfigurationService } from '../../config/server-configuration.service';
+import { ServerConfigurationService } from '../../common/server-configuration/server-configuration.service';
 import { redisKeys } from '../../infra/redis/keys';
 import { funboxesAllowPb } from '../results/domain/funbox-rules';
 import type { ResultSavedEvent } from '../results/result-hooks';

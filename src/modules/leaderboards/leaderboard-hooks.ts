@@ -3,7 +3,7 @@ import { AccountLifecycle } from '../../common/account-lifecycle';
 import { isStoreUnavailable } from '../../common/filters/store-errors';
 import { APP_ENV, type AppEnv } from '../../config/env';
 import type { ServerConfiguration } from '../../config/server-configuration.schema';
-import { ServerConfigurationService } from '../../config/server-configuration.service';
+import { ServerConfigurationService } from '../../common/server-configuration/server-configuration.service';
 import type { Executor } from '../../infra/database/transaction';
 import { REDIS_HEALTH, type RedisHealth } from '../../infra/redis/redis-health';
 import {

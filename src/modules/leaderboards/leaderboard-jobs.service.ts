@@ -8,7 +8,7 @@ import {
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { Clock } from '../../common/clock';
 import { APP_ENV, type AppEnv } from '../../config/env';
-import { ServerConfigurationService } from '../../config/server-configuration.service';
+import { ServerConfigurationService } from '../../common/server-configuration/server-configuration.service';
 import { JobRunsRepository } from './job-runs.repository';
 import { LeaderboardRolloverService } from './leaderboard-rollover.service';
 import { LeaderboardSnapshotService } from './leaderboard-snapshot.service';

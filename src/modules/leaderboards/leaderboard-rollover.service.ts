@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../../common/clock';
-import { ServerConfigurationService } from '../../config/server-configuration.service';
+import { ServerConfigurationService } from '../../common/server-configuration/server-configuration.service';
 import { InboxService } from '../inbox/inbox.service';
 import type { NewMail } from '../inbox/inbox.types';
 import { DailyLeaderboardService } from './daily-leaderboard.service';

@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { LANGUAGES } from '../../common/languages';
 import { APP_ENV, type AppEnv } from '../../config/env';
 import type { Executor } from '../../infra/database/transaction';
-import { ServerConfigurationService } from '../../config/server-configuration.service';
+import { ServerConfigurationService } from '../../common/server-configuration/server-configuration.service';
 import { JobRunsRepository } from './job-runs.repository';
 import { LiveRanksRepository, type AppliedChanges } from './live-ranks.repository';
 import { SNAPSHOT_SHARDS, SnapshotRepository } from './snapshot.repository';

@@ -3,7 +3,7 @@ import { AccountLifecycle } from '../../common/account-lifecycle';
 import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
 import { newId } from '../../common/ids';
-import { ServerConfigurationService } from '../../config/server-configuration.service';
+import { ServerConfigurationService } from '../../common/server-configuration/server-configuration.service';
 import { toConfigPatch } from '../configs/config-schema';
 import type { CreatePresetDto, EditPresetDto, PresetConfigDto } from './dto/preset.dto';
 import { PresetsRepository } from './presets.repository';

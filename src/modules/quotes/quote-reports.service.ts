@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import { CaptchaVerifier } from '../../common/captcha/captcha-verifier';
 import { Clock } from '../../common/clock';
-import { ServerConfigurationService } from '../../config/server-configuration.service';
+import { ServerConfigurationService } from '../../common/server-configuration/server-configuration.service';
 import type { ReportQuoteDto } from './dto';
 import { QUOTE_MESSAGES } from './quote-messages';
 import { InboxService } from '../inbox/inbox.service';

@@ -4,7 +4,7 @@ import { AppError } from '../../common/app-error';
 import { CaptchaVerifier } from '../../common/captcha/captcha-verifier';
 import { Clock } from '../../common/clock';
 import { newId } from '../../common/ids';
-import { ServerConfigurationService } from '../../config/server-configuration.service';
+import { ServerConfigurationService } from '../../common/server-configuration/server-configuration.service';
 import type { ApproveQuoteDto, SubmitQuoteDto } from './dto';
 import { QUOTE_MESSAGES } from './quote-messages';
 import { QuoteReportsRepository } from './quote-reports.repository';

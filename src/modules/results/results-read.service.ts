@@ -4,7 +4,7 @@ import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
 import type { CallerAccount } from '../../common/http/request-context';
 import { hasPremium } from '../../common/premium';
-import { ServerConfigurationService } from '../../config/server-configuration.service';
+import { ServerConfigurationService } from '../../common/server-configuration/server-configuration.service';
 import { effectiveResultLimit, maxResultLimit } from './domain/result-limit';
 import { toApiResult, type ApiResult } from './domain/result-view';
 import type { GetResultsQueryDto } from './dto/get-results-query.dto';

@@ -4,7 +4,7 @@ import { AppError, MESSAGES } from '../../common/app-error';
 import { Clock } from '../../common/clock';
 import { newId } from '../../common/ids';
 import type { ServerConfiguration } from '../../config/server-configuration.schema';
-import { ServerConfigurationService } from '../../config/server-configuration.service';
+import { ServerConfigurationService } from '../../common/server-configuration/server-configuration.service';
 import type { DB } from '../../infra/database/database.types';
 import { InboxService } from '../inbox/inbox.service';
 import { XpService } from '../xp/xp.service';

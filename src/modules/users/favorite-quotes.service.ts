@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppError, MESSAGES } from '../../common/app-error';
-import { ServerConfigurationService } from '../../config/server-configuration.service';
+import { ServerConfigurationService } from '../../common/server-configuration/server-configuration.service';
 import { UsersRepository } from './users.repository';
 
 /** Favourite quote ids by language (spec "Other resources"), at most `quotes.maxFavorites` in all. */

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppError, MESSAGES } from '../../common/app-error';
 import { Clock } from '../../common/clock';
-import { ServerConfigurationService } from '../../config/server-configuration.service';
+import { ServerConfigurationService } from '../../common/server-configuration/server-configuration.service';
 import { AllTimeLeaderboardService } from '../leaderboards/all-time-leaderboard.service';
 import { groupPersonalBests, profilePersonalBests } from './personal-bests';
 import { sanitizeText } from './sanitize';

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AppError, MESSAGES } from '../../common/app-error';
 import { Clock } from '../../common/clock';
 import { newId } from '../../common/ids';
-import { ServerConfigurationService } from '../../config/server-configuration.service';
+import { ServerConfigurationService } from '../../common/server-configuration/server-configuration.service';
 import type { ResultFiltersDto } from './dto/result-filters.dto';
 import { ResultFilterPresetsRepository } from './result-filter-presets.repository';
 import { UsersRepository } from './users.repository';

@@ -4,7 +4,7 @@ import { AppError, MESSAGES } from '../../common/app-error';
 import { CaptchaVerifier } from '../../common/captcha/captcha-verifier';
 import { Clock } from '../../common/clock';
 import type { AuthContext } from '../../common/http/request-context';
-import { ServerConfigurationService } from '../../config/server-configuration.service';
+import { ServerConfigurationService } from '../../common/server-configuration/server-configuration.service';
 import { InboxService } from '../inbox/inbox.service';
 import { AllTimeLeaderboardService } from '../leaderboards/all-time-leaderboard.service';
 import { BlocklistRepository } from './blocklist.repository';

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
-import { writeSyntheticDump } from '../../../bench/lib/original-dump';
+import { writeSyntheticDump } from '../../../generators/synthetic-dump';
 import { runCli } from '../../../src/cli/run-cli';
 import { createTestStores, type TestStores } from '../../support/stores';
 

@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import objectHash from 'object-hash';
 import type { Database } from '../../../src/infra/database/database';
-import { planFor, Random, tooLong, typeTest, type Typist, type TypingMode } from '../../support/human-typing';
+import {
+  planFor,
+  Random,
+  tooLong,
+  typeTest,
+  type Typist,
+  type TypingMode,
+} from '../../../generators/human-typing';
 import type { TestApp } from '../../support/test-app';
 
 export type ResultBody = Record<string, unknown>;

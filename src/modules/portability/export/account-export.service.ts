@@ -4,7 +4,7 @@ import { AppError, MESSAGES } from '../../../common/app-error';
 import { Clock } from '../../../common/clock';
 import { hasPremium } from '../../../common/premium';
 import { APP_ENV, type AppEnv } from '../../../config/env';
-import { ServerConfigurationService } from '../../../config/server-configuration.service';
+import { ServerConfigurationService } from '../../../common/server-configuration/server-configuration.service';
 import { AllTimeLeaderboardService } from '../../leaderboards/all-time-leaderboard.service';
 import { exportLines, type ExportProgress, type PreparedExport } from './export-lines';
 import { ExportRepository, type ExportSnapshot } from './export.repository';

@@ -1,5 +1,5 @@
 import { defaultServerConfiguration } from '../../../../config/server-configuration.schema';
-import { Random } from '../../../../../test/support/human-typing';
+import { Random } from '../../../../../generators/human-typing';
 import { findBotTiming, MIN_TIMINGS } from './bot-checks';
 
 const bot = () => structuredClone(defaultServerConfiguration().results.antiCheat.bot);

@@ -5,7 +5,7 @@ import {
   typeTest,
   type Typist,
   type TypingMode,
-} from '../../../../../test/support/human-typing';
+} from '../../../../../generators/human-typing';
 import type { AntiCheatConfiguration } from '../../../../config/anti-cheat-configuration';
 import type { CheckedResult } from './checked-result';
 import { isComposedInput, judgeConsistency } from './judge';

@@ -1,6 +1,6 @@
 import { defaultServerConfiguration } from '../../../../config/server-configuration.schema';
 import { genuineBodies } from '../../../../../test/support/genuine-results';
-import { planFor, Random, typeTest, type Typist } from '../../../../../test/support/human-typing';
+import { planFor, Random, typeTest, type Typist } from '../../../../../generators/human-typing';
 import type { CheckedResult } from './checked-result';
 import { findBotTiming } from './bot-checks';
 import { judgeConsistency } from './judge';

@@ -1,7 +1,7 @@
 import { defaultServerConfiguration } from '../../../../config/server-configuration.schema';
 import { genuineBodies } from '../../../../../test/support/genuine-results';
-import { humanResult } from '../../../../../test/support/human-results';
-import { Random, type TypingMode } from '../../../../../test/support/human-typing';
+import { humanResult } from '../../../../../generators/human-results';
+import { Random, type TypingMode } from '../../../../../generators/human-typing';
 import type { CheckedResult } from './checked-result';
 import { findBotTiming } from './bot-checks';
 import { judgeConsistency } from './judge';

@@ -1,4 +1,4 @@
-import { Random } from '../../../../../test/support/human-typing';
+import { Random } from '../../../../../generators/human-typing';
 import { MAX_LAG, timingProfile, timingSums, WINDOW } from './timing-profile';
 
 const lognormal = (rng: Random, n: number, mean: number, cv: number) =>

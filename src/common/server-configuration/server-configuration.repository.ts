@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { sql } from 'kysely';
-import { DATABASE, type Database } from '../infra/database/database';
+import { DATABASE, type Database } from '../../infra/database/database';
 
 @Injectable()
 export class ServerConfigurationRepository {

@@ -1,17 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { Clock } from '../common/clock';
-import { ValidationFailed } from '../common/app-error';
-import { redisKeys } from '../infra/redis/keys';
-import { REDIS, type Redis } from '../infra/redis/redis';
-import { deepMerge, pruneToSchema, validateAgainst } from './config-schema';
-import { APP_ENV, type AppEnv } from './env';
+import { Clock } from '../clock';
+import { ValidationFailed } from '../app-error';
+import { redisKeys } from '../../infra/redis/keys';
+import { REDIS, type Redis } from '../../infra/redis/redis';
+import { deepMerge, pruneToSchema, validateAgainst } from '../../config/config-schema';
+import { APP_ENV, type AppEnv } from '../../config/env';
 import { ServerConfigurationRepository } from './server-configuration.repository';
 import {
   defaultServerConfiguration,
   SERVER_CONFIGURATION_SCHEMA,
   type ServerConfiguration,
-} from './server-configuration.schema';
+} from '../../config/server-configuration.schema';
 
 /**
  * The server configuration document: defaults merged with what is stored in PostgreSQL. Cached in-process for

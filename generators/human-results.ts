@@ -1,7 +1,7 @@
 import { drawTypist, planFor, Random, tooLong, typeTest, type TypingMode } from './human-typing';
 
 /**
- * The generated corpus of human typing: typists and tests drawn at random (test/support/human-typing.ts types them
+ * The generated corpus of human typing: typists and tests drawn at random (generators/human-typing.ts types them
  * out). The anti-cheat must accept every one (src/modules/results/domain/anti-cheat/genuine-results.spec.ts); the
  * benchmark submits them too.
  */
