@@ -50,7 +50,7 @@ export default tseslint.config(
   },
   {
     // Plain Node ESM scripts (no TypeScript, so no-undef applies): the web platform globals Node provides.
-    files: ['scripts/**/*.mjs'],
+    files: ['scripts/**/*.mjs', 'docker/**/*.mjs'],
     languageOptions: {
       globals: {
         setTimeout: 'readonly',

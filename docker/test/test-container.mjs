@@ -1,6 +1,6 @@
 // `npm run test:container`: proves docker/Dockerfile and docker/compose.yml. Starts dockerd when no engine runs (as
 // root; log in .cache/container/dockerd.log), builds the local bases when the official ones are not on the machine
-// (scripts/container/build-bases.sh), builds the API image with compose, checks its hardening, brings the stack up
+// (docker/build-bases.sh), builds the API image with compose, checks its hardening, brings the stack up
 // under a project name of its own with the API pointed at a local OIDC issuer and captcha provider (stub-server.mjs),
 // waits for /readyz on the published port, runs the smoke test (public routes; sign-up, a genuine client result,
 // profile and boards, operator CLI commands inside the container), stops the API and checks it drains and exits 0
@@ -37,7 +37,7 @@ import { drain } from './lib/drain.mjs';
 import { buildLayers, leftovers, removeApiImage } from './lib/teardown.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
-const here = join(root, 'scripts/container');
+const here = join(root, 'docker/test');
 const flags = new Set(process.argv.slice(2));
 const mode = process.env.CONTAINER_TESTS ?? 'auto';
 const OFFICIAL = {
@@ -140,7 +140,7 @@ async function exercise({ checks, compose, work, runId, project, apiImage, log, 
     const record = join(work, 'built-bases');
     // Read again at the teardown: a failed run still knows which bases it built before failing.
     state.baseRecord = record;
-    const out = await must('bash', [join(here, 'build-bases.sh'), '--record', record], { log });
+    const out = await must('bash', [join(root, 'docker/build-bases.sh'), '--record', record], { log });
     bases = Object.fromEntries(
       out.stdout
         .trim()

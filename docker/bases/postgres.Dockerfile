@@ -1,4 +1,4 @@
-# Local stand-in for the official postgres image (scripts/container/build-bases.sh): Debian bookworm's PostgreSQL 15
+# Local stand-in for the official postgres image (docker/build-bases.sh): Debian bookworm's PostgreSQL 15
 # (the API needs 15 or later). postgres-entrypoint.sh reads the same POSTGRES_USER, POSTGRES_PASSWORD, POSTGRES_DB
 # and PGDATA, initialises an empty data directory (the volume) once, and runs the server as `postgres`.
 ARG DEBIAN_IMAGE=typing-local/debian:bookworm

