@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { Server, Socket } from 'node:net';
 import { basename, join, relative } from 'node:path';
 import { setFlagsFromString, writeHeapSnapshot } from 'node:v8';
@@ -16,13 +17,19 @@ import type { FileResource, FileResources } from './file-resources';
  *   open after its last `afterAll` (it is closed then, so the next files do not pay for it);
  * - a socket, server or child process that it started still holds the event loop a moment later;
  * - an earlier file of the same process is still in memory well after it ended, after a full garbage collection:
- *   something of it is still referenced from outside it (a global listener, a timer, an unref'd server).
+ *   something of it is still referenced from outside it (a global listener, a timer, an unref'd server). A few such
+ *   files are told, not failed, during the run (Node's and jest's own objects now and then keep a file of a full run
+ *   for a while), and each is run again alone when the run ends (./leak-guard/reporter.js): the run fails if it is
+ *   kept again there, where nothing of other files can hold it. Past `toleratedRetainedFiles` the run fails at once
+ *   (a leak in shared code keeps every file).
  */
 export default class LeakCheckingEnvironment extends TestEnvironment {
   private readonly testPath: string;
   private readonly rootDir: string;
   private readonly releaseGraceMs: number;
   private readonly toleratedRetained: number;
+  private readonly project: string;
+  private readonly options: Record<string, unknown>;
   private handlesBefore = new WeakSet<object>();
   private failed = false;
 
@@ -34,6 +41,8 @@ export default class LeakCheckingEnvironment extends TestEnvironment {
     this.releaseGraceMs = typeof grace === 'number' ? grace : RELEASE_GRACE_MS;
     const tolerated = config.projectConfig.testEnvironmentOptions.toleratedRetainedFiles;
     this.toleratedRetained = typeof tolerated === 'number' ? tolerated : TOLERATED_RETAINED_FILES;
+    this.project = config.projectConfig.displayName?.name ?? '';
+    this.options = config.projectConfig.testEnvironmentOptions;
   }
 
   override async setup(): Promise<void> {
@@ -51,26 +60,23 @@ export default class LeakCheckingEnvironment extends TestEnvironment {
         report(`${this.file()} left open what keeps it in memory for the rest of the run:`, left),
       );
     }
-    const retained = await retainedEarlierFiles(this.releaseGraceMs);
-    const files = retained.filter((line) => !line.startsWith(SNAPSHOT_LINE));
-    if (files.length > 0) {
-      retainedSoFar.push(...files);
-      const message =
-        'An earlier test file is still in memory well after it ended: something outside it still references it ' +
-        "(a process-wide listener, observer or timer, an unref'd server). Find it with a heap snapshot " +
-        '(docs/DEVELOPMENT.md, "Test memory").';
-      // A leak keeps every file; Node itself keeps a few files of a run at most (TOLERATED_RETAINED_FILES): those are
-      // told, and the run fails once more are kept than that.
-      if (retainedSoFar.length > this.toleratedRetained) {
-        const snapshot = retained.filter((line) => line.startsWith(SNAPSHOT_LINE));
-        state.unhandledErrors.push(report(message, [...retainedSoFar.splice(0), ...snapshot]));
-      } else {
-        process.stderr.write(
-          `${report(`${message} Tolerated: ${retainedSoFar.length} of ${this.toleratedRetained} this run.`, retained).message}\n`,
-        );
-      }
-    }
+    this.checkEarlierFiles(state, await retainedEarlierFiles(this.releaseGraceMs));
     if (state.unhandledErrors.length > 0) this.failed = true;
+  }
+
+  /**
+   * Earlier files still in memory: told and written down for a rerun alone (TEST_RETAINED_FILES_LOG, set by
+   * ./leak-guard/reporter.js), or, once more are kept in this process than tolerated, a failure of this file.
+   */
+  private checkEarlierFiles(state: CircusState, retained: Retained[]): void {
+    if (retained.length === 0) return;
+    retainedSoFar.push(...retained);
+    const lines = (entries: Retained[]) => [...entries.map(describeRetained), ...snapshotLines(retained)];
+    if (retainedSoFar.length > this.toleratedRetained) {
+      state.unhandledErrors.push(report(RETAINED_MESSAGE, lines(retainedSoFar.splice(0))));
+      return;
+    }
+    tell(`Told: ${retainedSoFar.length} of ${this.toleratedRetained} this run.`, retained);
   }
 
   override async teardown(): Promise<void> {
@@ -80,7 +86,10 @@ export default class LeakCheckingEnvironment extends TestEnvironment {
     if (this.failed || !global) return;
     // Names the file in a heap snapshot: what retains it retains its global, which holds this.
     Object.defineProperty(global, Symbol('retained test file'), { value: new RetainedTestFile(this.file()) });
-    watchRelease(this.file(), global);
+    watchRelease(
+      { file: this.file(), testPath: this.testPath, project: this.project, options: this.options },
+      global,
+    );
   }
 
   private file(): string {
@@ -137,16 +146,24 @@ const HANDLE_GRACE_MS = 2000;
 const RELEASE_GRACE_MS = 30_000;
 
 /**
- * How many earlier files may stay in memory in one run before it fails (`testEnvironmentOptions.toleratedRetainedFiles`):
- * on Node 24, Node's own objects kept one or two files of a full run (a heap snapshot shows the path through the
- * prototype map of a core class, e.g. fs's WriteStream, made in that file's context); a leak of ours keeps every file.
+ * How many earlier files may stay in memory in one process before the run fails at once
+ * (`testEnvironmentOptions.toleratedRetainedFiles`); up to that many are told, and each is rerun alone when the run
+ * ends. On Node 24, Node's own objects kept one or two files of a full run (a heap snapshot showed the path through
+ * the prototype map of a core class, fs's WriteStream, made in that file's context), and jest now and then one (through
+ * its jest-message-util loaded in that file's context): such a file is clean alone. A leak in shared code keeps every
+ * file; a leak confined to one file is kept again when it runs alone.
  */
 const TOLERATED_RETAINED_FILES = 5;
+
+const RETAINED_MESSAGE =
+  'An earlier test file is still in memory well after it ended: something outside it still references it ' +
+  "(a process-wide listener, observer or timer, an unref'd server). Find it with a heap snapshot " +
+  '(docs/DEVELOPMENT.md, "Test memory").';
 
 const SNAPSHOT_LINE = 'heap snapshot: ';
 
 /** The files seen retained so far in this process (module state: one per worker process). */
-const retainedSoFar: string[] = [];
+const retainedSoFar: Retained[] = [];
 
 interface CircusEvent {
   name: string;
@@ -210,11 +227,41 @@ class RetainedTestFile {
   constructor(readonly file: string) {}
 }
 
-/** Files of this process that ended cleanly, until they are seen released (module state: one per worker process). */
-const ended: { file: string; global: WeakRef<object>; at: number }[] = [];
+/** A test file that ended cleanly, as the rerun of it alone needs it (./leak-guard/reporter.js). */
+interface EndedFile {
+  /** Relative to the root directory, for reports. */
+  file: string;
+  testPath: string;
+  /** The jest project it ran in (its display name): the rerun uses that project's configuration. */
+  project: string;
+  /** Its testEnvironmentOptions, command-line overrides included (the rerun keeps them, its grace period among them). */
+  options: Record<string, unknown>;
+}
 
-function watchRelease(file: string, global: object): void {
-  ended.push({ file, global: new WeakRef(global), at: Date.now() });
+interface Watched extends EndedFile {
+  global: WeakRef<object>;
+  at: number;
+}
+
+interface Retained extends EndedFile {
+  at: number;
+  /** A heap snapshot written when TEST_HEAP_SNAPSHOT_DIR is set. */
+  snapshot?: string;
+}
+
+/** Files of this process that ended cleanly, until they are seen released (module state: one per worker process). */
+const ended: Watched[] = [];
+
+function watchRelease(file: EndedFile, global: object): void {
+  ended.push({ ...file, global: new WeakRef(global), at: Date.now() });
+}
+
+function describeRetained(entry: Retained): string {
+  return `${entry.file}, ${Math.round((Date.now() - entry.at) / 1000)} s after it ended`;
+}
+
+function snapshotLines(retained: Retained[]): string[] {
+  return retained.flatMap((e) => (e.snapshot ? [`${SNAPSHOT_LINE}${e.snapshot}`] : []));
 }
 
 let gc: (() => void) | undefined;
@@ -228,10 +275,12 @@ function collectGarbage(): void {
   gc();
 }
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** Earlier files (ended over `graceMs` ago) whose global is still reachable after a full collection. */
 let lastCheck = 0;
 
-async function retainedEarlierFiles(graceMs: number): Promise<string[]> {
+async function retainedEarlierFiles(graceMs: number): Promise<Retained[]> {
   // A full collection takes a moment on a large heap: look at most every third of the grace period, not after every
   // file (a file that stays is still reported, a little later).
   if (Date.now() - lastCheck < graceMs / 3) return [];
@@ -239,27 +288,96 @@ async function retainedEarlierFiles(graceMs: number): Promise<string[]> {
   if (due.length === 0) return [];
   lastCheck = Date.now();
   for (const e of due) ended.splice(ended.indexOf(e), 1);
-  // A few rounds, waiting longer each time (100 ms to 1.6 s, 3.1 s in all, and only while something is still there):
-  // what a collection frees can hold more in its callbacks (FinalizationRegistry cleanups, native objects such as a
-  // TLS context letting go of their JavaScript side), which run as tasks of their own after it, later on a busy
-  // machine. A file that is still there after the last round is reported.
-  let retained = due;
+  return stillThere(due);
+}
+
+/**
+ * The files still in memory after a few collections, waiting longer each time (100 ms to 1.6 s, 3.1 s in all, and
+ * only while something is still there): what a collection frees can hold more in its callbacks (FinalizationRegistry
+ * cleanups, native objects such as a TLS context letting go of their JavaScript side), which run as tasks of their own
+ * after it, later on a busy machine.
+ */
+async function stillThere(watched: Watched[]): Promise<Retained[]> {
+  let retained = watched;
   for (let round = 0; round < 6 && retained.length > 0; round++) {
-    if (round > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** round));
+    if (round > 0) await sleep(50 * 2 ** round);
     collectGarbage();
     await new Promise((resolve) => setImmediate(resolve));
     retained = retained.filter((e) => e.global.deref() !== undefined);
   }
-  const lines = retained.map((e) => `${e.file}, ${Math.round((Date.now() - e.at) / 1000)} s after it ended`);
+  const found: Retained[] = retained.map(({ global: _global, ...e }) => e);
   // TEST_HEAP_SNAPSHOT_DIR: a snapshot to look for what retains them (their globals hold a `RetainedTestFile`).
   // Written in a later turn: the deref above keeps its targets alive until this one ends.
   const snapshots = process.env.TEST_HEAP_SNAPSHOT_DIR;
-  if (snapshots && retained.length > 0) {
+  if (snapshots && found.length > 0) {
     await new Promise((resolve) => setImmediate(resolve));
-    const file = writeHeapSnapshot(
-      join(snapshots, `${basename(retained[0]!.file)}-${Date.now()}.heapsnapshot`),
+    found[0]!.snapshot = writeHeapSnapshot(
+      join(snapshots, `${basename(found[0]!.file)}-${Date.now()}.heapsnapshot`),
     );
-    lines.push(`${SNAPSHOT_LINE}${file}`);
   }
-  return lines;
+  return found;
+}
+
+/**
+ * Tells of files still in memory, and writes them down for a rerun alone when the run ends (TEST_RETAINED_FILES_LOG,
+ * set by ./leak-guard/reporter.js).
+ */
+function tell(count: string, retained: Retained[]): void {
+  const log = process.env.TEST_RETAINED_FILES_LOG;
+  if (log) {
+    for (const { testPath, project, options } of retained)
+      appendFileSync(log, `${JSON.stringify({ testPath, project, options })}\n`);
+  }
+  const then = log
+    ? 'It runs again alone when the run ends, and fails the run if it is kept there too.'
+    : 'No rerun alone in this run (no leak-guard reporter): nothing fails for it unless more are kept.';
+  const lines = [...retained.map(describeRetained), ...snapshotLines(retained)];
+  process.stderr.write(`${report(`${RETAINED_MESSAGE} ${count} ${then}`, lines).message}\n`);
+}
+
+/**
+ * The files given, each up to its grace period after it ended to leave memory (collected every half second, so that
+ * files that go are not waited for), then checked as an earlier file is.
+ */
+async function releasedWithin(watched: Watched[]): Promise<Retained[]> {
+  const deadline = (e: Watched) => e.at + graceOf(e);
+  let waiting = watched;
+  while (waiting.length > 0 && waiting.some((e) => Date.now() < deadline(e))) {
+    await sleep(500);
+    collectGarbage();
+    await new Promise((resolve) => setImmediate(resolve));
+    waiting = waiting.filter((e) => e.global.deref() !== undefined);
+  }
+  return stillThere(waiting);
+}
+
+/**
+ * After a rerun alone (./leak-guard/rerun-teardown.ts, once jest is done with every test file): lines naming the file
+ * if it is still in memory after its grace period, or saying that it never ended cleanly in this process.
+ */
+export async function keptWhenAlone(testPath: string): Promise<string[]> {
+  const watched = ended.filter((e) => e.testPath === testPath);
+  if (watched.length === 0) return [`${testPath} did not end cleanly in this process: nothing to watch`];
+  ended.splice(0);
+  const kept = await releasedWithin(watched);
+  return [...kept.map(describeRetained), ...snapshotLines(kept)];
+}
+
+/**
+ * When the run ends (called by ./leak-guard/reporter.js, in this process when jest runs in band): the files no later
+ * file has checked yet, the last ones of the run, given their grace period too; those still in memory are told and
+ * written down for a rerun alone. Jest's workers, when it runs some, end without such a check of their last files.
+ */
+async function checkLastFiles(): Promise<number> {
+  const kept = await releasedWithin(ended.splice(0));
+  if (kept.length > 0) tell('Told when the run ended.', kept);
+  return kept.length;
+}
+
+export const LEAK_GUARD = Symbol.for('typing-platform.leak-guard');
+(globalThis as Record<symbol, unknown>)[LEAK_GUARD] = { checkLastFiles };
+
+function graceOf(file: EndedFile): number {
+  const grace = file.options.releaseGraceMs;
+  return typeof grace === 'number' ? grace : RELEASE_GRACE_MS;
 }
