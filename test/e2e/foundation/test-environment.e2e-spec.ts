@@ -74,16 +74,17 @@ const KEPT_ALONE = /^KEPT IN MEMORY when run alone: a leak of that file/;
 describe('test environment (test/support/environment.ts)', () => {
   // The first files of the fixtures, each run's own outcome fixed by their order (sequencer.js); then, in runs of their
   // own: a leak of one file (g), followed by d, which reports it as still in memory, or alone, the last file of its
-  // run; a file that stays in memory only through another one of the run (i, kept by h); and clean files. Files told
-  // as still in memory run again alone when the run ends.
+  // run; a file that stays in memory only through another one of the run (i, kept by h); a file that Node's own
+  // resources keep, alone too (j); and clean files. Files told as still in memory run again alone when the run ends.
   let run: Run;
   let singleLeak: Run;
   let lastLeak: Run;
   let keptByAnother: Run;
+  let keptByNode: Run;
   let clean: Run;
 
   beforeAll(async () => {
-    [run, singleLeak, lastLeak, keptByAnother, clean] = await Promise.all([
+    [run, singleLeak, lastLeak, keptByAnother, keptByNode, clean] = await Promise.all([
       runFixtures('leak-guard/(a|b|c|d|e|e2|f)-'),
       runFixtures('g-timer-leak', 'd-clean'),
       runFixtures('g-timer-leak'),
@@ -94,6 +95,7 @@ describe('test environment (test/support/environment.ts)', () => {
         'i-listener-kept-by-another',
         'd-clean',
       ),
+      runFixtures('j-first-fetch'),
       runFixtures('c-clean-with-servers', 'd-clean'),
     ]);
   }, 180_000);
@@ -161,6 +163,22 @@ describe('test environment (test/support/environment.ts)', () => {
     );
     expectVerdict(keptByAnother, 'h-keeps-later-listeners.leak-spec.ts', KEPT_ALONE);
     expect(keptByAnother.code).toBe(1);
+  });
+
+  it("tolerates a file that, run alone, only Node's own resources keep (a heap snapshot shows it), with the path", () => {
+    expectOutcome(keptByNode, 'j-first-fetch.leak-spec.ts', 'PASS');
+    expect(keptByNode.output).toMatch(/still in memory[^\n]*Told when the run ended/);
+    expectVerdict(
+      keptByNode,
+      'j-first-fetch.leak-spec.ts',
+      /^kept when run alone, but only by Node's and V8's own objects: tolerated/,
+    );
+    // The path from the GC roots, through the async context Node gave a resource, to the file's context.
+    expect(keptByNode.output).toMatch(
+      /held only through the async context Node gave[^\n]*\n(\s+--[^\n]*\n)+/,
+    );
+    expect(keptByNode.output).toMatch(/(kResourceStore|AsyncContextFrame)[^\n]*\n/);
+    expect(keptByNode.code).toBe(0);
   });
 
   it('passes a run of clean files, whatever jest keeps of them now and then', () => {

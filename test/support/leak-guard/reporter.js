@@ -4,10 +4,11 @@
 // when the run ends, the last files of the run are checked too (in band), and then, before the global teardown stops
 // the stores, each file written down runs again alone in a jest of its own, whose global teardown waits for it to
 // leave memory (rerun.config.js). Clean alone: something of the full run kept it, and it stays tolerated. Kept again
-// alone, or failing alone: the run fails.
+// alone: a heap snapshot of the rerun tells who keeps it (retainers.js); only Node's and V8's own objects: tolerated,
+// with the path shown. Kept by anything else, or failing alone: the run fails.
 //
 // Options: { config: the jest configuration file the files ran under (its projects are rerun as they are) }.
-const { spawn } = require('node:child_process');
+const { execFile, spawn } = require('node:child_process');
 const { existsSync, mkdtempSync, readFileSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join, relative, resolve } = require('node:path');
@@ -15,6 +16,7 @@ const { clearTimeout, setTimeout } = require('node:timers');
 
 const RERUN_TIMEOUT_MS = 5 * 60_000;
 const KEPT_ALONE = 'Run alone, the test file is still in memory';
+const ANALYSIS_TIMEOUT_MS = 5 * 60_000;
 
 class LeakGuardReporter {
   constructor(globalConfig, options = {}) {
@@ -43,10 +45,8 @@ class LeakGuardReporter {
         const verdict = await this.rerun(suspect);
         const name = `${relative(this.rootDir, suspect.testPath)}${suspect.project ? ` (${suspect.project})` : ''}`;
         out.push(`  - ${name}: ${verdict.line} (${(verdict.ms / 1000).toFixed(1)} s)`);
-        if (!verdict.ok) {
-          failed.push(name);
-          out.push(verdict.output.replace(/^/gm, '      '));
-        }
+        if (!verdict.ok) failed.push(name);
+        if (!verdict.ok || verdict.line.startsWith('kept')) out.push(verdict.output.replace(/^/gm, '      '));
       }
       if (failed.length > 0) {
         this.error = new Error(
@@ -76,13 +76,15 @@ class LeakGuardReporter {
     return [...seen.values()];
   }
 
-  /** Runs one file alone, then the probe; { ok, line, output, ms }. */
+  /** Runs one file alone; { ok, line, output, ms }. */
   rerun(suspect) {
     const t0 = Date.now();
     const env = {
       ...process.env,
       LEAK_GUARD_RERUN: JSON.stringify({ config: this.config, ...suspect }),
       FORCE_COLOR: '0',
+      // A file kept alone gets a heap snapshot, to tell who keeps it (retainers.js).
+      TEST_HEAP_SNAPSHOT_DIR: process.env.TEST_HEAP_SNAPSHOT_DIR || this.dir,
     };
     delete env.TEST_RETAINED_FILES_LOG;
     const args = [
@@ -104,18 +106,49 @@ class LeakGuardReporter {
       child.stdout.on('data', (chunk) => (output += chunk));
       child.stderr.on('data', (chunk) => (output += chunk));
       const timer = setTimeout(() => child.kill('SIGKILL'), RERUN_TIMEOUT_MS);
-      const finish = (line, ok) => {
+      const finish = (line, ok, shown = output) => {
         clearTimeout(timer);
-        done({ ok, line, output: output.trim(), ms: Date.now() - t0 });
+        done({ ok, line, output: shown.trim(), ms: Date.now() - t0 });
       };
       child.on('error', (e) => finish(`could not run jest: ${e.message}`, false));
-      child.on('close', (code, signal) => {
-        if (code === 0) finish('clean when run alone: kept by something of the full run, tolerated', true);
-        else if (output.includes(KEPT_ALONE))
-          finish('KEPT IN MEMORY when run alone: a leak of that file', false);
-        else if (signal) finish(`the rerun did not end within ${RERUN_TIMEOUT_MS / 60_000} min`, false);
-        else finish(`the rerun alone FAILED (jest exited ${code})`, false);
+      child.on('close', async (code, signal) => {
+        if (code === 0)
+          return finish('clean when run alone: kept by something of the full run, tolerated', true);
+        if (signal) return finish(`the rerun did not end within ${RERUN_TIMEOUT_MS / 60_000} min`, false);
+        if (!output.includes(KEPT_ALONE))
+          return finish(`the rerun alone FAILED (jest exited ${code})`, false);
+        // Kept alone: by the file, or only by Node's and V8's own objects? The heap snapshot tells.
+        const snapshot = output.match(/heap snapshot: (\S+\.heapsnapshot)/)?.[1];
+        const kept = snapshot
+          ? await this.whatKeeps(snapshot, relative(this.rootDir, suspect.testPath))
+          : { verdict: 'unknown', reason: 'no heap snapshot to read' };
+        const steps = [`${kept.reason}:`, ...(kept.path ?? [])];
+        if (kept.verdict === 'theirs') {
+          if (kept.pathThroughV8) steps.push('and, past the async context:', ...kept.pathThroughV8);
+          return finish(
+            "kept when run alone, but only by Node's and V8's own objects: tolerated",
+            true,
+            steps.join('\n'),
+          );
+        }
+        const why = `${output}\nWhat keeps it (heap snapshot): ${steps.join('\n  ')}`;
+        return finish('KEPT IN MEMORY when run alone: a leak of that file', false, why);
       });
+    });
+  }
+
+  /** retainers.js on a snapshot, in a process of its own (it reads the whole snapshot into memory). */
+  whatKeeps(snapshot, file) {
+    return new Promise((done) => {
+      execFile(
+        process.execPath,
+        ['--max-old-space-size=4096', join(__dirname, 'retainers.js'), snapshot, file],
+        { maxBuffer: 16 * 1024 * 1024, timeout: ANALYSIS_TIMEOUT_MS },
+        (error, stdout, stderr) => {
+          if (error) done({ verdict: 'unknown', reason: `retainers.js failed: ${stderr || error.message}` });
+          else done(JSON.parse(stdout));
+        },
+      );
     });
   }
 }
