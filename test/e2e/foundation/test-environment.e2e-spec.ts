@@ -84,8 +84,9 @@ describe('test environment (test/support/environment.ts)', () => {
   let clean: Run;
 
   beforeAll(async () => {
-    [run, singleLeak, lastLeak, keptByAnother, keptByNode, clean] = await Promise.all([
-      runFixtures('leak-guard/(a|b|c|d|e|e2|f)-'),
+    // The first run alone (its files start test apps); the others, lighter, side by side.
+    run = await runFixtures('leak-guard/(a|b|c|d|e|e2|f)-');
+    [singleLeak, lastLeak, keptByAnother, keptByNode, clean] = await Promise.all([
       runFixtures('g-timer-leak', 'd-clean'),
       runFixtures('g-timer-leak'),
       runFixtures(
@@ -98,7 +99,8 @@ describe('test environment (test/support/environment.ts)', () => {
       runFixtures('j-first-fetch'),
       runFixtures('c-clean-with-servers', 'd-clean'),
     ]);
-  }, 180_000);
+  }, 300_000);
+
   it('fails a file that leaves an app open, naming where it was opened', () => {
     expectOutcome(run, 'a-app-left-open.leak-spec.ts', 'FAIL');
     expect(run.output).toMatch(
