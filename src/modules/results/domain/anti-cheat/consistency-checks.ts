@@ -61,15 +61,6 @@ export function unchartedAllowance(rawWpm: number, unchartedSeconds: number): nu
 }
 
 /**
- * What one word can move between the chart's last point and the end of an untimed test: the chart credits the word
- * being typed in part, the final counts only whole correct words, so a word mistyped (or fixed, or cleared) in the last
- * half second moves the correct characters by up to its length. Custom texts can hold words of any length.
- */
-function wordSwing(result: Readonly<CheckedResult>, config: AntiCheatConfiguration): number {
-  return isTimedTest(result) ? 0 : config.chart.longestWordChars;
-}
-
-/**
  * "toolong" stands for arrays too long to send: the client replaces the chart and both key timing arrays by it only
  * when the test lasted more than 122 s (its saveResult). On a shorter test it contradicts the result (the original's
  * 464 `Missing key data` for key timings, 463 for the chart). A measurement that is simply absent contradicts nothing:
@@ -327,8 +318,12 @@ export function chartCheck({ result, figures, config, composed }: ConsistencyCon
 
 /**
  * The chart's last point (correct characters by then) against the final correct characters, and its inserts against
- * every character typed. An untimed test keeps up to half a second after its last point, in which one word may move
- * (wordSwing); a custom text's words have no length bound, so there these only hold.
+ * every character typed. The chart credits the word being typed in part; the final count credits only correct words
+ * (and, in a timed test, the last word's correct prefix): one wrong key after the last point takes a whole word's
+ * credit away, in any test, so the final count may fall short of the last point by up to a word
+ * (`longestWordChars`). The other way, an untimed test keeps up to half a second after its last point, in which a word
+ * can also be fixed, finished or inserted whole (a phone keyboard); a timed test's few hundredths hold only a key or
+ * two. A custom text's words have no length bound, so there these comparisons only hold.
  */
 function chartAgainstCharacters(
   { result, config, composed }: ConsistencyContext,
@@ -337,17 +332,19 @@ function chartAgainstCharacters(
 ): Finding | null {
   const { toleranceWpm, tolerancePercent } = config.chart;
   const allowance = unchartedAllowance(result.rawWpm, chart.unchartedSeconds);
-  const swing = wordSwing(result, config);
-  const unbounded = result.mode === 'custom' && !isTimedTest(result);
+  const word = config.chart.longestWordChars;
+  const untimed = !isTimedTest(result);
+  const unbounded = result.mode === 'custom' && untimed;
   const seconds = chart.chartedSeconds;
   const atLastPoint = (chart.lastWpm * seconds) / 12;
   const slack = ((0.5 + toleranceWpm) * seconds) / 12 + (tolerancePercent * chars.correct) / 100;
-  const above = atLastPoint - (chars.correct + swing + slack);
-  const below = chars.correct - allowance - swing - slack - atLastPoint;
+  // Past the allowances, in characters; each compared with the slack, its tolerance.
+  const above = atLastPoint - (chars.correct + word);
+  const below = chars.correct - allowance - (untimed ? word : 0) - atLastPoint;
   // Every character typed was inserted in some second: the chart's seconds and what came after hold them all.
-  const missing = chars.total - (chart.inserts + allowance + swing + slack);
+  const missing = chars.total - (chart.inserts + allowance + (untimed ? word : 0));
   return worst(
-    above > 0 || below > 0
+    above > slack || below > slack
       ? senseless(
           'chart',
           excessOf(Math.max(above, below), slack),
@@ -360,10 +357,10 @@ function chartAgainstCharacters(
           unbounded,
         )
       : null,
-    !composed && missing > 0
+    !composed && missing > slack
       ? senseless(
           'chart',
-          excessOf(missing, allowance + slack),
+          excessOf(missing, slack),
           { chartInserts: chart.inserts, charTotal: chars.total, rawWpm: result.rawWpm },
           unbounded,
         )
