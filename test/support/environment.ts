@@ -360,15 +360,27 @@ async function releasedWithin(watched: Watched[]): Promise<Retained[]> {
 }
 
 /**
- * After a rerun alone (./leak-guard/rerun-teardown.ts, once jest is done with every test file): lines naming the file
- * if it is still in memory after its grace period, or saying that it never ended cleanly in this process.
+ * After a rerun alone (./leak-guard/rerun-teardown.ts, once jest is done with every test file): `kept`, lines naming
+ * the file if it is still in memory after its grace period (and a heap snapshot, when TEST_HEAP_SNAPSHOT_DIR is set),
+ * or saying that it never ended cleanly in this process; `late`, a line when it left memory only after its grace period,
+ * while the snapshot was written (something held it for a while, nothing for good).
  */
-export async function keptWhenAlone(testPath: string): Promise<string[]> {
+export async function keptWhenAlone(testPath: string): Promise<{ kept: string[]; late?: string }> {
   const watched = ended.filter((e) => e.testPath === testPath);
-  if (watched.length === 0) return [`${testPath} did not end cleanly in this process: nothing to watch`];
+  if (watched.length === 0)
+    return { kept: [`${testPath} did not end cleanly in this process: nothing to watch`] };
   ended.splice(0);
   const kept = await releasedWithin(watched);
-  return [...kept.map(describeRetained), ...snapshotLines(kept)];
+  if (kept.length === 0) return { kept: [] };
+  collectGarbage();
+  await new Promise((resolve) => setImmediate(resolve));
+  if (watched.every((e) => e.global.deref() === undefined)) {
+    const [first] = kept;
+    const seconds = Math.round((Date.now() - first!.at) / 1000);
+    const late = `${first!.file} left memory ${seconds} s after it ended, past its grace period of ${graceOf(first!) / 1000} s`;
+    return { kept: [], late };
+  }
+  return { kept: [...kept.map(describeRetained), ...snapshotLines(kept)] };
 }
 
 /**

@@ -1,5 +1,7 @@
 import { keptWhenAlone } from '../environment';
 
+const LATE = 'leak guard: released late: ';
+
 /**
  * The global teardown of a rerun alone (rerun.config.js): jest is done with the file, and no other test file lives in
  * this process to hold it (a later file can: V8 shares a map made in one file's context with the next file's copy of
@@ -9,7 +11,9 @@ import { keptWhenAlone } from '../environment';
 export default async function rerunTeardown(): Promise<void> {
   const { testPath } = JSON.parse(process.env.LEAK_GUARD_RERUN ?? '{}') as { testPath?: string };
   if (!testPath) throw new Error('rerun-teardown: LEAK_GUARD_RERUN names no test file');
-  const kept = await keptWhenAlone(testPath);
+  const { kept, late } = await keptWhenAlone(testPath);
+  // Read by reporter.js: held for a while (a timer, a pool's idle timeout), but by nothing for good.
+  if (late) process.stderr.write(`${LATE}${late}\n`);
   if (kept.length > 0) {
     const error = new Error(
       'Run alone, the test file is still in memory well after it ended: no other test file holds it, so something ' +
