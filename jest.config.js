@@ -33,7 +33,7 @@ module.exports = {
   globalTeardown: '<rootDir>/test/global-teardown.ts',
   testTimeout: 30_000,
   // The leak guard's rerun alone of every file the test environment saw staying in memory (see the reporter).
-  reporters: ['default', ['<rootDir>/test/support/leak-guard/reporter.js', { config: 'jest.config.js' }]],
+  reporters: ['default', '<rootDir>/test/support/leak-guard/reporter.js'],
   projects: [
     {
       ...shared,

@@ -7,7 +7,8 @@
 // alone: a heap snapshot of the rerun tells who keeps it (retainers.js); only Node's and V8's own objects: tolerated,
 // with the path shown. Kept by anything else, or failing alone: the run fails.
 //
-// Options: { config: the jest configuration file the files ran under (its projects are rerun as they are) }.
+// Options: { config: the jest configuration file the files ran under, whose projects are rerun as they are }; by
+// default the one jest was given (--config), else jest.config.js in the root directory.
 const { execFile, spawn } = require('node:child_process');
 const { existsSync, mkdtempSync, readFileSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
@@ -18,12 +19,21 @@ const RERUN_TIMEOUT_MS = 5 * 60_000;
 const KEPT_ALONE = 'Run alone, the test file is still in memory';
 const ANALYSIS_TIMEOUT_MS = 5 * 60_000;
 
+/** The file of `--config <file>`, `--config=<file>` or `-c <file>` on jest's command line (not a JSON config). */
+function configGiven() {
+  const argv = process.argv;
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i].startsWith('--config=')) return argv[i].slice('--config='.length);
+    if ((argv[i] === '--config' || argv[i] === '-c') && argv[i + 1] && !argv[i + 1].startsWith('{'))
+      return argv[i + 1];
+  }
+  return undefined;
+}
+
 class LeakGuardReporter {
   constructor(globalConfig, options = {}) {
-    if (typeof options.config !== 'string')
-      throw new Error('leak-guard reporter: option `config` is required');
     this.rootDir = globalConfig.rootDir;
-    this.config = resolve(this.rootDir, options.config);
+    this.config = resolve(this.rootDir, options.config ?? configGiven() ?? 'jest.config.js');
     this.dir = mkdtempSync(join(tmpdir(), 'leak-guard-'));
     this.log = join(this.dir, 'retained.ndjson');
     // Read by the test environments of this run: in this process (in band) and in the workers it starts later.
