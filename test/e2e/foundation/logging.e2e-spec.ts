@@ -38,7 +38,7 @@ describe('request logging', () => {
   });
   afterAll(() => t.close());
 
-  // pino-http's end-of-request line (the only one carrying `req`): "request completed" or "request errored".
+  // The end-of-request line (the only one carrying `req`): "request completed" or "request errored".
   const completedLines = () => sink.lines.filter((l) => l.req !== undefined);
 
   it.each([
