@@ -192,23 +192,37 @@ function typeOf(node: Leaf | ObjectNode): string {
   }
 }
 
-/** One row per setting, and one per group of settings that has a description of its own. */
+/** Groups of settings large enough to get a table of their own, apart from their top-level group. */
+const OWN_TABLES = ['results.antiCheat'];
+
+/**
+ * One table per top-level group of settings (and per group of OWN_TABLES), each under its heading: one row per
+ * setting, and one per group of settings that has a description of its own.
+ */
 export function settingsTable(
   schema: ObjectNode = SERVER_CONFIGURATION_SCHEMA,
   descriptions: Map<string, string> = settingDescriptions(),
 ): string {
-  const rows: string[][] = [];
-  const walk = (node: Node, path: string) => {
+  const tables = new Map<string, string[][]>();
+  const rowsOf = (table: string) => tables.get(table) ?? tables.set(table, []).get(table)!;
+  const walk = (node: Node, path: string, table: string) => {
     const description = descriptions.get(path) ?? '';
     if (node.kind === 'object') {
-      if (path && description) rows.push([code(path), '(group)', '', description]);
-      for (const [key, child] of Object.entries(node.fields)) walk(child, path ? `${path}.${key}` : key);
+      const own = OWN_TABLES.includes(path) ? path : table;
+      if (description) rowsOf(own).push([code(path), '(group)', '', description]);
+      for (const [key, child] of Object.entries(node.fields)) walk(child, `${path}.${key}`, own);
       return;
     }
-    rows.push([code(path), typeOf(node), code(JSON.stringify(node.default)), description]);
+    rowsOf(table).push([code(path), typeOf(node), code(JSON.stringify(node.default)), description]);
   };
-  walk(schema, '');
-  return markdownTable(['Setting', 'Type', 'Default', 'Meaning'], rows);
+  for (const [key, child] of Object.entries(schema.fields))
+    walk(child, key, child.kind === 'object' ? key : '(top level)');
+  return [...tables]
+    .map(
+      ([table, rows]) =>
+        `### ${table.startsWith('(') ? 'Top level' : code(table)}\n\n${markdownTable(['Setting', 'Type', 'Default', 'Meaning'], rows)}`,
+    )
+    .join('\n\n');
 }
 
 // ---------------------------------------------------------------------------------------------------------------

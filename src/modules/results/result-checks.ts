@@ -89,7 +89,8 @@ export class ResultChecks {
     if (!areFunboxesCompatible(result.funbox)) throw new AppError(400, RESULT_MESSAGES.impossibleFunboxes);
 
     // More time away than the test lasted cannot happen, and would make typing time and XP negative. The client
-    // rounds both separately (120.12 vs 120.11), so an excess under a second is that noise: clamped (DECISIONS.md).
+    // rounds both separately (120.12 vs 120.11), so an excess under a second is that noise: clamped
+    // (docs/decisions/0029-afk-and-streak-offset.md).
     const afk = afkVerdict(result.afkDuration, result.testDuration);
     if (afk === 'senseless') {
       this.refuse(uid, context, {

@@ -30,7 +30,7 @@ const STREAK_BADGE_MAIL = {
   rewards: [{ type: 'badge' as const, item: { id: STREAK_BADGE_ID } }],
 };
 
-/** `data` of `POST /results` (spec "Result response"; `tagPbs` per DECISIONS.md). */
+/** `data` of `POST /results` (spec "Result response"; `tagPbs` per docs/decisions/0019-result-submission.md). */
 export interface SubmitResponse extends ResultExtras {
   isPb: boolean;
   tagPbs: string[];
