@@ -37,6 +37,14 @@ export const SERVER_CONFIGURATION_SCHEMA = s.obj({
     botCheck: s.obj({ minWpm: s.num(130, 0), maxTestDuration: s.num(122, 0) }),
     // The open anti-cheat of `POST /results` (docs/decisions/0016-open-anti-cheat.md, docs/security.md).
     antiCheat: ANTI_CHEAT_SCHEMA,
+    // Results the anti-cheat refuses (463/464/465) are kept this many days, at most this many per account and in all
+    // (the oldest go first), to be listed, replayed against changed thresholds and reinstated (CLI `results refused`).
+    quarantine: s.obj({
+      enabled: s.bool(true),
+      retentionDays: s.int(30, 1, 3650),
+      maxPerUser: s.int(50, 1, 10_000),
+      maxTotal: s.int(20_000, 1, 10_000_000),
+    }),
     // Saved result filters of the original client. The spec does not name them; on by default, unlike the original's
     // false/0, so that its client's filter presets work out of the box (docs/decisions/0040-switches-on-by-default.md).
     filterPresets: s.obj({ enabled: s.bool(true), maxPresetsPerUser: s.int(10, 0) }),
@@ -170,6 +178,7 @@ export interface ServerConfiguration {
     maxBatchSize: Int;
     botCheck: { minWpm: number; maxTestDuration: number };
     antiCheat: AntiCheatConfiguration;
+    quarantine: { enabled: boolean; retentionDays: Int; maxPerUser: Int; maxTotal: Int };
     filterPresets: { enabled: boolean; maxPresetsPerUser: Int };
   };
   quotes: {
