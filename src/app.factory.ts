@@ -42,7 +42,7 @@ function configureHttp(app: NestFastifyApplication, env: AppEnv): void {
     void reply.header('X-Content-Type-Options', 'nosniff');
     done();
   });
-  // Every success is 200 (DECISIONS.md): Nest would answer POST routes with 201.
+  // Every success is 200 (docs/decisions/0007-envelope-and-status-codes.md): Nest would answer POST routes with 201.
   fastify.addHook('onSend', (_request, reply, payload, done) => {
     if (reply.statusCode === 201) void reply.code(200);
     done(null, payload);
