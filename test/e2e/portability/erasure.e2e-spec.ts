@@ -6,7 +6,7 @@ import {
   type DataRecordType,
   type ExportRecords,
 } from '../../../src/modules/portability/export/export-format';
-import { DERIVED_TABLES, RECORD_TYPES } from '../../../src/modules/portability/export/export-storage';
+import { DERIVED_TABLES, RECORD_TYPES } from './export-storage';
 import { keysMatching } from '../../support/redis-keys';
 import { createTestApp, type TestApp } from '../../support/test-app';
 import {

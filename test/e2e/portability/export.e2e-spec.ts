@@ -6,7 +6,7 @@ import {
   TOO_MANY_EXPORTS,
 } from '../../../src/modules/portability/export/account-export.service';
 import { DATA_RECORD_TYPES, EXPORT_FORMAT } from '../../../src/modules/portability/export/export-format';
-import { OMITTED_COLUMNS, RECORD_TYPES } from '../../../src/modules/portability/export/export-storage';
+import { OMITTED_COLUMNS, RECORD_TYPES } from './export-storage';
 import { isStoreUnavailable, STORE_UNAVAILABLE_MESSAGE } from '../../../src/common/filters/store-errors';
 import { RESULT_FIELDS } from '../../../src/modules/portability/export/result-line';
 import { createUser } from '../../support/factories';

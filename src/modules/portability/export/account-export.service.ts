@@ -12,7 +12,7 @@ import { ExportRepository, type ExportSnapshot } from './export.repository';
 export const TOO_MANY_EXPORTS = 'Too many exports are running, please try again in a minute';
 
 /** A client that reads nothing for this long has gone away without closing: its snapshot is released. */
-export const EXPORT_STALL_MS = 60_000;
+const EXPORT_STALL_MS = 60_000;
 const WATCH_INTERVAL_MS = 5_000;
 
 export interface ExportOptions {

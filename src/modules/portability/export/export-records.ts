@@ -65,7 +65,7 @@ export function accountData(
   };
 }
 
-export function personalBestData(row: PersonalBestRow): PersonalBestData {
+function personalBestData(row: PersonalBestRow): PersonalBestData {
   return {
     mode: row.mode,
     mode2: row.mode2,

@@ -23,13 +23,13 @@ const EXAMPLE =
   '{"type":"end","data":{"records":3,"counts":{"account":1,"result":1}}}\n';
 
 /** A file name that needs no quoting rules: the account name's safe characters and the UTC date. */
-export function exportFileName(name: string, exportedAt: number): string {
+function exportFileName(name: string, exportedAt: number): string {
   const safe = name.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 32) || 'account';
   return `typing-account-${safe}-${new Date(exportedAt).toISOString().slice(0, 10)}.ndjson`;
 }
 
 /** gzip when the client's Accept-Encoding allows it (q > 0, or `*`), else the bytes as they are. */
-export function wantsGzip(acceptEncoding: string | undefined): boolean {
+function wantsGzip(acceptEncoding: string | undefined): boolean {
   if (!acceptEncoding) return false;
   return negotiate(acceptEncoding, ['gzip', 'identity']) === 'gzip';
 }

@@ -20,7 +20,7 @@ import type {
   UserBundle,
   UserRow,
 } from '../import-records';
-import { accept, Notes, refuse, type Mapped } from '../original/mapped';
+import { accept, Notes, refuse, type Mapped } from '../mapped';
 import { between, isObject, shapeProblem, strings, type Shape } from './fields';
 
 /**

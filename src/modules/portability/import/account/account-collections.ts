@@ -1,6 +1,6 @@
 import type { DataRecordType } from '../../export/export-format';
 import type { ImportRecords, RecordKind } from '../import-records';
-import { accept, refuse, type Mapped } from '../original/mapped';
+import { accept, refuse, type Mapped } from '../mapped';
 import type { SourceCollection } from '../source-collection';
 import {
   accountFieldsLeftBehind,
@@ -51,12 +51,20 @@ export class LeftOutCounts {
 const data = (doc: Record<string, unknown>) => doc.data;
 
 function collection<K extends RecordKind>(
-  name: DataRecordType | 'unknown',
+  name: DataRecordType,
   kind: K,
   batchSize: number,
   map: (doc: Record<string, unknown>) => Mapped<ImportRecords[K][]>,
 ): SourceCollection {
   return { name, kind, batchSize, map } as SourceCollection;
+}
+
+/** Record types read and counted, never written: each record is left out (`reason`) or refused. */
+function notWritten(
+  name: string,
+  map: (doc: Record<string, unknown>) => Mapped<never[]>,
+): SourceCollection<'none'> {
+  return { name, kind: 'none', batchSize: 1000, map };
 }
 
 /**
@@ -72,7 +80,7 @@ export function accountCollections(
   leftOut: LeftOutCounts,
 ): AccountCollection[] {
   const skip = (name: DataRecordType, reason: string) =>
-    collection(name, 'apeKeys', 1000, () => {
+    notWritten(name, () => {
       leftOut.for(name)(reason);
       return accept([]);
     });
@@ -127,7 +135,7 @@ export function accountCollections(
   ];
   if (unknownTypes.length > 0)
     list.push({
-      collection: collection('unknown', 'results', 1000, (d) =>
+      collection: notWritten('unknown', (d) =>
         refuse(`record type ${String(d.type)} is not known to this instance (written by a newer one?)`),
       ),
       types: unknownTypes,

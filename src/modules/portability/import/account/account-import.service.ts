@@ -3,7 +3,6 @@ import { AppError } from '../../../../common/app-error';
 import { userNameProblem } from '../../../users/user-name';
 import type { AccountData } from '../../export/export-format';
 import { runImport, type CollectionInput, type ImportSummary, type ProgressSink } from '../import-pipeline';
-import { OriginalImportService } from '../original-import.service';
 import {
   readAccountDocument,
   readRecords,
@@ -11,6 +10,7 @@ import {
   type ExportScan,
 } from '../readers/account-export';
 import type { RejectsSink } from '../rejects-file';
+import { ImportWriters } from '../write/import-writers';
 import { accountProblem, BUNDLED_TYPES } from './account-bundle';
 import { accountCollections, LeftOutCounts } from './account-collections';
 import { AccountImportRepository } from './account-import.repository';
@@ -40,7 +40,7 @@ const refuse = (message: string) => new AppError(409, message);
 
 /**
  * `import account <file>` (issue 22): our own account export into this instance, through the write path the
- * original's dump goes through (OriginalImportService.writer: the same batches, idempotency and derived-state step).
+ * original's dump goes through (ImportWriters: the same batches, idempotency and derived-state step).
  * The account keeps its uid; a uid, name or address held here by another account refuses the import before anything
  * is written (`--uid`, `--name` choose others). An account that is here from an earlier run of the same file (same
  * uid, same creation time) is completed, not refused: a run that was stopped finishes on the next, and a rerun
@@ -50,7 +50,7 @@ const refuse = (message: string) => new AppError(409, message);
 export class AccountImportService {
   constructor(
     private readonly repository: AccountImportRepository,
-    private readonly writers: OriginalImportService,
+    private readonly writers: ImportWriters,
   ) {}
 
   /** Reads the file through (AccountExportError when it is not a complete export) and checks who holds what here. */
@@ -114,7 +114,7 @@ export class AccountImportService {
             ? readAccountDocument(plan.path, scan.gzip, plan.uid, new Set(c.types))
             : readRecords(plan.path, scan.gzip, new Set(c.types)),
       }));
-    const writer = this.writers.writer(options.dryRun);
+    const writer = this.writers.open({ dryRun: options.dryRun });
     let summary: ImportSummary;
     try {
       summary = await runImport(inputs, writer, options.progress, options.rejects);

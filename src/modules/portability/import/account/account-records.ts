@@ -16,7 +16,7 @@ import type {
   ResultReviewRow,
   ResultRow,
 } from '../import-records';
-import { accept, refuse, type Mapped } from '../original/mapped';
+import { accept, refuse, type Mapped } from '../mapped';
 import { figuresProblem } from './account-bundle';
 import { between, shapeProblem, strings, type Shape } from './fields';
 

@@ -1,6 +1,6 @@
 import { isLanguage } from '../../../../common/languages';
 import type { PersonalBestRow } from '../import-records';
-import type { Notes } from './mapped';
+import type { Notes } from '../mapped';
 import { bool, isPlainObject, millis, num, text } from './values';
 
 export const MODES = ['time', 'words', 'quote', 'zen', 'custom'] as const;

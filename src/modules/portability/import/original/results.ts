@@ -1,7 +1,7 @@
 import { isValidUid } from '../../../../common/auth/uid';
 import { keyStats } from '../../../results/domain/key-stats';
 import type { ResultRow } from '../import-records';
-import { accept, Notes, refuse, type Mapped } from './mapped';
+import { accept, Notes, refuse, type Mapped } from '../mapped';
 import { DIFFICULTIES, language, MODES, mode2For } from './personal-bests';
 import { entityId } from './user-parts';
 import { bool, idText, int, isPlainObject, millis, num, text } from './values';

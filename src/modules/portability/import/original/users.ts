@@ -5,7 +5,7 @@ import { isLanguage } from '../../../../common/languages';
 import { sanitizeText } from '../../../users/sanitize';
 import { userNameProblem } from '../../../users/user-name';
 import type { QuoteRatingByUser, UserBundle, UserRow } from '../import-records';
-import { accept, Notes, refuse, type Mapped } from './mapped';
+import { accept, Notes, refuse, type Mapped } from '../mapped';
 import { mapPersonalBests, mergeLeaderboardCopy, mode2For, MODES } from './personal-bests';
 import { hourOffset, mapFilterPresets, mapInbox, mapTags, mapTestActivity, mapThemes } from './user-parts';
 import { bool, int, isPlainObject, millis, num, objectIdTime, text } from './values';
@@ -14,7 +14,7 @@ import { bool, int, isPlainObject, millis, num, objectIdTime, text } from './val
  * Fields of the original's user document that have no place here, and why (README "Moving from the original
  * platform"). They are counted in the summary, never silently lost.
  */
-export const USER_FIELDS_LEFT_BEHIND: Readonly<Record<string, string>> = {
+const USER_FIELDS_LEFT_BEHIND: Readonly<Record<string, string>> = {
   _id: 'the uid is the key here',
   allTimeLbs: 'derived: ranks come from the rebuilt boards',
   autoBanTimestamps: 'an hour-long anti-cheat window, long expired by the move',

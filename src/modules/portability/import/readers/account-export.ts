@@ -29,7 +29,7 @@ const GZIP_MAGIC = [0x1f, 0x8b] as const;
 const TYPE_PREFIX = /^\{"type":"([A-Za-z]+)"/;
 const KNOWN = new Map<string, number>(DATA_RECORD_TYPES.map((type, i) => [type, i]));
 
-export async function isGzipped(path: string): Promise<boolean> {
+async function isGzipped(path: string): Promise<boolean> {
   const file = await open(path, 'r');
   try {
     const head = Buffer.alloc(2);
