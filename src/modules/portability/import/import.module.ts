@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { LeaderboardModule } from '../../leaderboards/leaderboards.module';
+import { AccountFileSigningModule } from '../signing/account-file-signing.module';
 import { AccountImportRepository } from './account/account-import.repository';
 import { AccountImportService } from './account/account-import.service';
 import { OriginalImportService } from './original-import.service';
@@ -17,7 +18,7 @@ import { UsersWriterRepository } from './write/users-writer.repository';
  * The leaderboards feature rebuilds the boards from what was imported.
  */
 @Module({
-  imports: [LeaderboardModule],
+  imports: [LeaderboardModule, AccountFileSigningModule],
   providers: [
     UsersWriterRepository,
     ResultsWriterRepository,

@@ -12,6 +12,7 @@ import {
   LEFT_OUT,
   mapConfig,
   mapConnection,
+  mapConnectionRequest,
   mapPreset,
   mapQuoteSubmission,
   mapReport,
@@ -20,6 +21,7 @@ import {
   type LeftOut,
   type RecordTarget,
 } from './account-records';
+import type { FileReview, UntrustedResults } from './untrusted-results';
 
 /** One collection of the account import: the record types its pass reads, and how its documents map. */
 export interface AccountCollection {
@@ -67,28 +69,36 @@ function notWritten(
   return { name, kind: 'none', batchSize: 1000, map };
 }
 
+/** How the file is taken: as it is (signed by a trusted key), or judged (`--untrusted`; issue 29). */
+export type ImportPolicy =
+  { trusted: true } | { trusted: false; results: UntrustedResults; reviews: ReadonlyMap<string, FileReview> };
+
 /**
  * The account export's record types in import order, each to its kind of the shared write path: the account's
- * bundle first (users before what refers to them), then the records that refer to the account, results last. ApeKeys
- * and approved quotes are read and counted, never written (LEFT_OUT says why); types this instance does not know are
- * refused into the rejects file.
+ * bundle first (users before what refers to them), then the records that refer to the account, then the results,
+ * and last the review records, which must name a result of the account that is here. ApeKeys and approved quotes are
+ * read and counted, never written (LEFT_OUT says why); types this instance does not know are refused into the rejects
+ * file. On the untrusted path, connections become requests, results are judged (UntrustedResults), and the review
+ * records are folded into their results' judgment instead of being written; what is left out is also listed in the
+ * rejects file.
  */
 export function accountCollections(
   target: AccountTarget & RecordTarget,
   bundled: readonly string[],
   unknownTypes: readonly string[],
   leftOut: LeftOutCounts,
+  policy: ImportPolicy,
 ): AccountCollection[] {
   const skip = (name: DataRecordType, reason: string) =>
     notWritten(name, () => {
       leftOut.for(name)(reason);
-      return accept([]);
+      return policy.trusted ? accept([]) : accept([], [{ path: '*', action: 'left out', reason }]);
     });
   const list: AccountCollection[] = [
     {
       collection: {
         ...collection('account', 'users', 1, (doc) => {
-          const mapped = mapAccountBundle(doc.data as AccountDocument, target);
+          const mapped = mapAccountBundle(doc.data as AccountDocument, target, policy.trusted);
           return mapped.ok ? { ...mapped, value: [mapped.value] } : mapped;
         }),
         fieldsLeftBehind: (doc) => accountFieldsLeftBehind(doc.data as AccountDocument),
@@ -106,7 +116,13 @@ export function accountCollections(
     },
     {
       collection: collection('connection', 'connections', 1000, (d) =>
-        mapConnection(data(d), target, leftOut.for('connection')),
+        listedLeftOut(
+          policy.trusted
+            ? mapConnection(data(d), target, leftOut.for('connection'))
+            : mapConnectionRequest(data(d), target, leftOut.for('connection')),
+          policy.trusted,
+          LEFT_OUT.absentUser,
+        ),
       ),
       types: ['connection'],
     },
@@ -119,18 +135,22 @@ export function accountCollections(
     },
     {
       collection: collection('report', 'reports', 1000, (d) =>
-        mapReport(data(d), target, leftOut.for('report')),
+        listedLeftOut(mapReport(data(d), target, leftOut.for('report')), policy.trusted, LEFT_OUT.absentUser),
       ),
       types: ['report'],
     },
     { collection: skip('approvedQuote', LEFT_OUT.approvedQuote), types: ['approvedQuote'] },
     {
-      collection: collection('resultReview', 'resultReviews', 1000, (d) => mapResultReview(data(d), target)),
-      types: ['resultReview'],
+      collection: policy.trusted
+        ? collection('result', 'results', 5000, (d) => mapResult(data(d), target))
+        : collection('result', 'results', 5000, (d) => policy.results.map(data(d))),
+      types: ['result'],
     },
     {
-      collection: collection('result', 'results', 5000, (d) => mapResult(data(d), target)),
-      types: ['result'],
+      collection: policy.trusted
+        ? collection('resultReview', 'resultReviews', 1000, (d) => mapResultReview(data(d), target))
+        : notWritten('resultReview', (d) => foldedReview(data(d), policy.reviews, leftOut)),
+      types: ['resultReview'],
     },
   ];
   if (unknownTypes.length > 0)
@@ -141,4 +161,26 @@ export function accountCollections(
       types: unknownTypes,
     });
   return list;
+}
+
+/** On the untrusted path, a record left out (accepted as nothing) is also listed in the rejects file. */
+function listedLeftOut<T>(mapped: Mapped<T[]>, trusted: boolean, reason: string): Mapped<T[]> {
+  if (trusted || !mapped.ok || mapped.value.length > 0 || mapped.adjustments.length > 0) return mapped;
+  return accept([], [{ path: '*', action: 'left out', reason }]);
+}
+
+/** An untrusted file's review record: it counted in its result's judgment, or names no result of the file. */
+function foldedReview(
+  data: unknown,
+  reviews: ReadonlyMap<string, FileReview>,
+  leftOut: LeftOutCounts,
+): Mapped<never[]> {
+  const resultId = (data as { resultId?: unknown } | null)?.resultId;
+  const review = typeof resultId === 'string' ? reviews.get(resultId) : undefined;
+  const reason =
+    review?.seen === true
+      ? LEFT_OUT.folded
+      : "it names no result of this file (a review is taken only for the account's own results)";
+  leftOut.for('resultReview')(reason);
+  return accept([], [{ path: '*', action: 'left out', reason }]);
 }
