@@ -293,7 +293,8 @@ export async function seedResults(t: TestApp, uid: string, count: number, start:
     INSERT INTO results (id, uid, timestamp, name, wpm, raw_wpm, acc, consistency, mode, mode2, language,
                          test_duration, chart_data, char_stats)
     SELECT md5(${uid} || ${start}::text || k::text), ${uid}, ${start}::bigint + (k / 3) * 1000, 'bulk', 50 + (k % 50), 52 + (k % 50), 95, 80,
-           'time', '15', 'english', 15, jsonb_build_object('wpm', jsonb_build_array(k, k + 1)), ARRAY[k, 0, 0, 0]
+           'time', '15', 'english', 15, jsonb_build_object('wpm', jsonb_build_array(k, k + 1), 'burst', jsonb_build_array(k, k + 1), 'err', jsonb_build_array(0, 0)),
+           ARRAY[k, 0, 0, 0]
     FROM generate_series(1, ${count}) AS k
     RETURNING id`.execute(t.db);
   const { rows: ordered } = await sql<{ id: string }>`
