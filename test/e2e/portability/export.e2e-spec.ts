@@ -175,7 +175,7 @@ describe('GET /users/export', () => {
     });
     // One byte changed before it, and it no longer verifies.
     const changed = Buffer.from(signed);
-    changed[changed.length - 3] ^= 1;
+    changed[changed.length - 3] = changed[changed.length - 3]! ^ 1;
     expect(checkSignature(last, createHash('sha512').update(changed).digest())).toMatchObject({
       state: 'invalid',
     });

@@ -345,7 +345,7 @@ export function mapAccountBundle(
     ),
     countQuoteRatings: true,
   };
-  return accept(trusted ? bundle : withoutGrants(bundle, account as AccountData, notes), notes.list);
+  return accept(trusted ? bundle : withoutGrants(bundle, notes), notes.list);
 }
 
 /** Fields of the account record that carry over nowhere (counted in the summary; README "Your data"). */

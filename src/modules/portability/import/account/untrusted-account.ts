@@ -1,8 +1,7 @@
-import type { AccountData } from '../../export/export-format';
 import type { UserBundle, UserRow } from '../import-records';
 import type { Notes } from '../mapped';
 
-/** A new account's flags on this instance (the users table's defaults): a file may take them away, never give them. */
+/** A new account's flags on this instance (the users table's defaults): an untrusted file neither gives nor takes them. */
 const INSTANCE_FLAGS = { canReport: true, canManageApeKeys: true } as const;
 
 const RECOMPUTED = 'computed here from the imported results, not taken from the file';
@@ -13,11 +12,11 @@ const RECOMPUTED = 'computed here from the imported results, not taken from the 
  * - typing stats, XP and the streak start at zero and grow with each imported result, as submissions make them
  *   (the writer derives them), as do the personal bests, the tags' bests and the daily activity;
  * - no premium, no badge, no chat account link (an identity claim: linked again here), no permission (never carried);
- * - what restricts the account is kept: a ban, a revoked `canReport` or `canManageApeKeys`, the leaderboard opt-out,
- *   the last name change;
+ * - `canReport` and `canManageApeKeys` are this instance's defaults, whatever the file says (it could say anything);
+ * - a ban in the file is kept, and so are the leaderboard opt-out and the last name change (the user's own);
  * - mail keeps its text, without rewards (they would grant badges or XP when claimed).
  */
-export function withoutGrants(bundle: UserBundle, account: AccountData, notes: Notes): UserBundle {
+export function withoutGrants(bundle: UserBundle, notes: Notes): UserBundle {
   const user: UserRow = { ...bundle.user };
   const set = <K extends keyof UserRow>(field: K, value: UserRow[K], path: string, reason: string) => {
     if (JSON.stringify(user[field]) !== JSON.stringify(value)) notes.changed(path, reason, user[field]);
@@ -34,13 +33,9 @@ export function withoutGrants(bundle: UserBundle, account: AccountData, notes: N
   set('premium_start_at', null, 'premium.startTimestamp', notGranted('premium'));
   set('premium_expires_at', null, 'premium.expirationTimestamp', notGranted('premium'));
   set('inventory_badges', [], 'badges', notGranted('a badge'));
-  set('can_report', INSTANCE_FLAGS.canReport && account.canReport, 'canReport', notGranted('a flag'));
-  set(
-    'can_manage_ape_keys',
-    INSTANCE_FLAGS.canManageApeKeys && account.canManageApeKeys,
-    'canManageApeKeys',
-    notGranted('a flag'),
-  );
+  // Neither granted nor taken by the file: a flag the file says was revoked is revoked again here by support.
+  set('can_report', INSTANCE_FLAGS.canReport, 'canReport', notGranted('a flag'));
+  set('can_manage_ape_keys', INSTANCE_FLAGS.canManageApeKeys, 'canManageApeKeys', notGranted('a flag'));
   const relink =
     'a chat account link is an identity claim, not taken from a file: the user links it again here';
   set('chat_id', null, 'chat.id', relink);

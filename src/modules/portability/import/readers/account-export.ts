@@ -148,6 +148,7 @@ export async function scanAccountExport(path: string): Promise<ExportScan> {
   let account: unknown;
   let end: EndData | undefined;
   let signatureLine = false;
+  let lastOrder = -1;
   let n = 0;
   try {
     for await (const line of source.lines) {
@@ -183,6 +184,17 @@ export async function scanAccountExport(path: string): Promise<ExportScan> {
         continue;
       }
       counts.set(type, (counts.get(type) ?? 0) + 1);
+      // Records are grouped by type in the format's order (each type's pass stops after its group): one out of its
+      // group would be missed, so such a file is refused.
+      const order = KNOWN.get(type);
+      if (order !== undefined) {
+        if (order < lastOrder)
+          throw new AccountExportError(
+            `line ${n} (a ${type} record) is out of the format's order, after ${DATA_RECORD_TYPES[lastOrder]} records: ` +
+              'the file is damaged',
+          );
+        lastOrder = order;
+      }
       const data = (value as { data?: unknown } | undefined)?.data;
       if (type === 'account') account ??= data;
       else if (type === 'connection' || type === 'report') namedUsers(type, data, header!.uid, otherUsers);

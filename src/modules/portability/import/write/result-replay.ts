@@ -133,9 +133,10 @@ export function replayResults(
         numbers: input.numbers,
         correctedEverything: correctedEverything(input.char_stats),
         funboxDifficulties: funboxDifficulties(input.funbox),
-        // Per-test figures are not stored: the seconds count as an older client's do.
+        // The accuracy of each restarted test, which the live rules weigh its seconds by, is not stored: rather than
+        // credit the seconds in full on a claim nothing can check, they earn nothing here.
         incompleteTests: [],
-        incompleteTestSeconds: input.incomplete_test_seconds,
+        incompleteTestSeconds: 0,
         streak: s.streak.length,
         // The latest result so far: an older result than it gets no daily bonus (its day is not after that one's).
         lastResultTimestamp: previous,
