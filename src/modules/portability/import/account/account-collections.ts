@@ -140,6 +140,7 @@ export function accountCollections(
       types: ['report'],
     },
     { collection: skip('approvedQuote', LEFT_OUT.approvedQuote), types: ['approvedQuote'] },
+    { collection: skip('refusedResult', LEFT_OUT.refusedResult), types: ['refusedResult'] },
     {
       collection: policy.trusted
         ? collection('result', 'results', 5000, (d) => mapResult(data(d), target))

@@ -12,7 +12,7 @@ import {
   type JudgedResult,
   type ResultsConfiguration,
   type Verdict,
-} from './live-judge';
+} from '../../../results/domain/judge';
 
 /** Measurements a stored result never keeps (an export cannot carry them): their absence alone holds nothing. */
 const NOT_STORED = new Set(['charTotal', 'keySpacing', 'keyDuration']);
