@@ -256,6 +256,59 @@ describe('the account bundle', () => {
     });
   });
 
+  it('takes nothing an untrusted file grants: stats, XP and bests from the results, no premium, badge, flag, link or reward', () => {
+    const mapped = mapAccountBundle(
+      {
+        account: [{ ...account, canReport: false, banned: true, chat: { id: 'chat1', avatar: 'a' } }],
+        personalBest: [pb],
+        inboxMail: [
+          {
+            ...{ id: 'm1', subject: 's', body: 'b', timestamp: 1, read: false },
+            rewards: [{ type: 'badge', item: { id: 9 } }],
+          },
+        ],
+        testActivity: [{ day: 1, date: '1970-01-02', tests: 4 }],
+      },
+      target,
+      false,
+    );
+    expect(mapped).toMatchObject({
+      ok: true,
+      value: {
+        user: {
+          ...{
+            xp: 0,
+            completed_tests: 0,
+            started_tests: 0,
+            time_typing: 0,
+            streak_length: 0,
+            streak_max_length: 0,
+          },
+          ...{ premium_start_at: null, premium_expires_at: null, inventory_badges: [], chat_id: null },
+          // This instance's defaults for the flags; the ban in the file stays, as does the streak's hour offset.
+          ...{ can_report: true, can_manage_ape_keys: true, banned: true, streak_hour_offset: -3.5 },
+        },
+        personalBests: [],
+        testActivity: [],
+        mail: [{ id: 'm1', rewards: [] }],
+        permissions: [],
+      },
+    });
+    const listed = mapped.ok ? mapped.adjustments.map((a) => `${a.action} ${a.path}`) : [];
+    expect(listed).toEqual(
+      expect.arrayContaining([
+        'changed xp',
+        'changed premium.expirationTimestamp',
+        'changed badges',
+        'changed canReport',
+        'changed chat.id',
+        'left out personalBest[time/15/english]',
+        'left out testActivity',
+        'changed inboxMail[m1].rewards',
+      ]),
+    );
+  });
+
   it('takes a personal best of a file written before heldResultId as on the boards', () => {
     const mapped = mapAccountBundle(doc({ personalBest: [pb] }), target, true);
     expect(mapped).toMatchObject({ value: { personalBests: [{ held_result_id: null }] } });
