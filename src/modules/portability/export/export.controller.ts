@@ -7,6 +7,7 @@ import type { FastifyReply } from 'fastify';
 import { Auth, RateLimit } from '../../../common/auth/policy.decorators';
 import { ApiFailure } from '../../../common/http/api-failure.decorator';
 import type { AuthContext } from '../../../common/http/request-context';
+import { IDENTITY_UNAVAILABLE } from '../signing/account-file-signing.service';
 import { AccountExportService, TOO_MANY_EXPORTS } from './account-export.service';
 import { EXPORT_FORMAT, EXPORT_FORMAT_VERSION, EXPORT_MEDIA_TYPE } from './export-format';
 
@@ -52,7 +53,7 @@ export class ExportController {
       'after the first byte aborts the connection: a file without its `end` line is incomplete.',
     content: { [EXPORT_MEDIA_TYPE]: { schema: { type: 'string' }, example: EXAMPLE } },
   })
-  @ApiFailure(503, TOO_MANY_EXPORTS)
+  @ApiFailure(503, TOO_MANY_EXPORTS, IDENTITY_UNAVAILABLE)
   async export(
     @Auth() auth: AuthContext,
     @Headers('accept-encoding') acceptEncoding: string | undefined,

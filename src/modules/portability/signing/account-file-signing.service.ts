@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { AppError } from '../../../common/app-error';
 import { Clock } from '../../../common/clock';
 import { APP_ENV, type AppEnv } from '../../../config/env';
@@ -46,6 +46,9 @@ export type FileTrust =
 
 const INSTANCE_ID = /^[A-Za-z0-9_.-]{1,64}$/;
 
+/** The identity row could not be read back after it was made (it was deleted meanwhile). */
+export const IDENTITY_UNAVAILABLE = 'The instance identity could not be read';
+
 const trustedInstance = (row: TrustedKeyRow): TrustedInstance => ({
   instanceId: row.instance_id,
   publicKey: row.public_key,
@@ -60,7 +63,7 @@ const trustedInstance = (row: TrustedKeyRow): TrustedInstance => ({
  * a file's signature means here. The private key never leaves this service (no log line, no answer holds it).
  */
 @Injectable()
-export class AccountFileSigningService {
+export class AccountFileSigningService implements OnModuleInit {
   private readonly logger = new Logger(AccountFileSigningService.name);
   private key: Promise<{ key: InstanceKey; source: InstanceIdentity['keySource'] }> | null = null;
 
@@ -69,6 +72,12 @@ export class AccountFileSigningService {
     private readonly clock: Clock,
     @Inject(APP_ENV) private readonly env: AppEnv,
   ) {}
+
+  /** A key given by the environment that is not an Ed25519 private key stops the boot (with what is wrong). */
+  onModuleInit(): void {
+    const { signingKey } = this.env.accountFiles;
+    if (signingKey !== undefined) privateKeyFrom(signingKey);
+  }
 
   /** The key exports are signed with (read once per process; a failed read is tried again next time). */
   async instanceKey(): Promise<InstanceKey> {
@@ -111,7 +120,7 @@ export class AccountFileSigningService {
       if (pair !== null && row?.public_key === pair.publicKey)
         this.logger.log({ fingerprint: fingerprint(pair.publicKey) }, 'account file signing key made');
     }
-    if (row === undefined) throw new AppError(503, 'The instance identity could not be read');
+    if (row === undefined) throw new AppError(503, IDENTITY_UNAVAILABLE);
     const id = instanceId ?? row.instance_id;
     if (signingKey !== undefined)
       return { key: new InstanceKey(id, privateKeyFrom(signingKey)), source: 'environment' };

@@ -1,8 +1,13 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Public, RateLimit, SkipMaintenance } from '../../../common/auth/policy.decorators';
+import { ApiFailure } from '../../../common/http/api-failure.decorator';
 import { ok } from '../../../common/http/envelope';
-import { AccountFileSigningService, type InstanceIdentity } from './account-file-signing.service';
+import {
+  AccountFileSigningService,
+  IDENTITY_UNAVAILABLE,
+  type InstanceIdentity,
+} from './account-file-signing.service';
 
 /**
  * The key this instance signs account files with, and its instance id: what another instance's operator trusts
@@ -19,6 +24,7 @@ export class InstanceKeyController {
   @Get('instance')
   @Public()
   @RateLimit('instanceKey')
+  @ApiFailure(503, IDENTITY_UNAVAILABLE)
   async instance() {
     const { instanceId, algorithm, publicKey, fingerprint }: InstanceIdentity = await this.signing.identity();
     return ok('Instance key retrieved', { instanceId, algorithm, publicKey, fingerprint });
