@@ -10,6 +10,8 @@ import {
   newKeyPair,
   privateKeyFrom,
 } from '../../../src/modules/portability/signing/account-file-signature';
+import { LeaderboardSnapshotService } from '../../../src/modules/leaderboards/leaderboard-snapshot.service';
+import { ResultReviewService } from '../../../src/modules/results/review/result-review.service';
 import { createUser } from '../../support/factories';
 import { redisEnvOf } from '../../support/stores';
 import { createTestApp, type TestApp } from '../../support/test-app';
@@ -276,6 +278,36 @@ describe('tampering matrix: an edited account file gains nothing', () => {
     expect(clean.held).toBe(3);
     expect(Object.values(clean.boards).some(Boolean)).toBe(false);
     expect(Object.values(clean.bests).every((b) => b.held)).toBe(true);
+  });
+
+  it('puts an untrusted import on the boards only once a moderator approves its held results', async () => {
+    const t = await target();
+    try {
+      expect((await cli(t, 'import', 'account', join(dir, 'unsigned.ndjson'), '--untrusted')).code).toBe(0);
+      const held = await t.db
+        .selectFrom('result_reviews')
+        .select(['result_id', 'reasons'])
+        .where('uid', '=', account.uid)
+        .execute();
+      expect(held.every((h) => (h.reasons as { check: string }[]).some((r) => r.check === 'imported'))).toBe(
+        true,
+      );
+      const moderator = await createUser(t.db, { permissions: ['admin'] });
+      await t.app.get(ResultReviewService).approve(
+        moderator.uid,
+        held.map((h) => ({ resultId: h.result_id })),
+      );
+      await t.app.get(LeaderboardSnapshotService).rebuild();
+      const state = await stateOf(t, account.uid);
+      expect(state.held).toBe(0);
+      // The 90 wpm minute is the entry; the 270 wpm best is released too (its ceiling was a moderator's to judge).
+      expect({ allTime15: state.boards.allTime15, allTime60: state.boards.allTime60 }).toEqual({
+        allTime15: true,
+        allTime60: true,
+      });
+    } finally {
+      await t.close();
+    }
   });
 
   /** The fields a grant would show in: what an edit must not raise above the clean untrusted import. */
