@@ -1,5 +1,8 @@
 import type { ScenarioRow } from '../scenarios/context';
 
+/** Scenario 7's target (issue 30): a new best ranked within this many seconds (p99), even right after a burst. */
+export const FRESH_TARGET_S = 20;
+
 export type Verdict = 'met' | 'NOT MET' | 'not available';
 
 export interface TargetLine {
@@ -304,14 +307,14 @@ function openLoopTargets(rows: ScenarioRow[]): TargetLine[] {
   });
 }
 
-/** Scenario 7: a new personal best shown with its rank within 60 s; reads flat from 10k to 1M under submissions. */
+/** Scenario 7: a new best shown with its rank within 20 s (p99) after a burst; reads flat from 10k to 1M. */
 function liveRankTargets(rows: ScenarioRow[]): TargetLine[] {
   const fresh = find(rows, '7-fresh');
   const lines: TargetLine[] = [
     fresh?.seconds !== undefined
       ? {
-          target: 'Scenario 7: a new personal best shows its rank within 60 s (1M board)',
-          verdict: verdict(fresh.seconds <= 60),
+          target: `Scenario 7: a new personal best shows its rank within ${FRESH_TARGET_S} s, p99, right after a burst (1M board)`,
+          verdict: verdict(fresh.seconds <= FRESH_TARGET_S),
           figures: fresh.note ?? '',
         }
       : { target: 'Scenario 7 (freshness)', verdict: 'not available', figures: '' },
