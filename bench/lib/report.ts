@@ -190,6 +190,7 @@ export function evaluateTargets(rows: ScenarioRow[], connections: number): Targe
   targets.push(...openLoopTargets(rows));
 
   targets.push(...liveRankTargets(rows));
+  targets.push(...sequentialTargets(rows));
   targets.push(...exportTargets(rows));
   targets.push(importTarget(rows));
 
@@ -206,6 +207,26 @@ export function evaluateTargets(rows: ScenarioRow[], connections: number): Targe
       : { target: 'Server RSS <= 300 MB throughout', verdict: 'not available', figures: 'no /proc' },
   );
   return targets;
+}
+
+/** Issue 30, item 4: one request at a time, `GET /` costs our server at most this many times the baseline's CPU. */
+export const SEQUENTIAL_ROOT_CPU_RATIO = 2;
+
+/** Scenario 11: `GET /` one at a time, our server's CPU per request against the floor's (pages and submissions: table). */
+export function sequentialTargets(rows: ScenarioRow[]): TargetLine[] {
+  const target = `Scenario 11: GET / one at a time costs at most ${SEQUENTIAL_ROOT_CPU_RATIO}x the baseline's server CPU`;
+  const ours = find(rows, '11-root')?.result?.cpuMsPerRequest;
+  const floor = find(rows, '11-root', 'baseline')?.result?.cpuMsPerRequest;
+  if (ours === undefined || ours === null || !floor)
+    return [{ target, verdict: 'not available', figures: '' }];
+  const r = ours / floor;
+  return [
+    {
+      target,
+      verdict: verdict(r <= SEQUENTIAL_ROOT_CPU_RATIO),
+      figures: `${fmt(ours, 3)} vs ${fmt(floor, 3)} ms per request: ${r.toFixed(2)}x`,
+    },
+  ];
 }
 
 /** Issue 22: at least 50,000 records/s, the first byte within a second, the server's memory flat. */
