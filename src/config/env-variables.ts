@@ -191,6 +191,16 @@ export const ENV_VARIABLES = {
       'bearer token (16 characters or more) that `GET /metrics` requires, compared in constant time',
   },
   DOCS_ENABLED: { default: true, description: 'Swagger UI and the OpenAPI document at `/docs`' },
+  EXPORT_SIGNING_KEY: {
+    otherwise: 'a key made on first use and kept in the database',
+    description:
+      "the instance's Ed25519 private key for signing account exports (PEM or base64 DER); a value that is not " +
+      'one stops the boot (docs/account-files.md)',
+  },
+  INSTANCE_ID: {
+    otherwise: 'an id made with the key and kept in the database',
+    description: "this instance's id, published with its public key (1-64 letters, digits, `.`, `_`, `-`)",
+  },
   MIGRATE_ON_START: {
     default: false,
     readBy: 'src/main.ts',

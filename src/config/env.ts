@@ -66,6 +66,12 @@ export interface AppEnv extends RedisSecurity {
   metrics: { port?: number; host: string; token?: string };
   /** Swagger UI and the OpenAPI document at `/docs`. */
   docsEnabled: boolean;
+  /**
+   * Account files (exports) are signed with this instance's Ed25519 key: `EXPORT_SIGNING_KEY` (PKCS#8, PEM or its
+   * base64 DER), else a key made on first use and kept in the database; `INSTANCE_ID` names the instance beside its
+   * public key (default: an id made on first use). docs/account-files.md.
+   */
+  accountFiles: { signingKey?: string; instanceId?: string };
 }
 
 export interface RedisNode {
@@ -133,6 +139,14 @@ export function parseRedisClusterNodes(raw: string): RedisNode[] {
     return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
   });
   return nodes;
+}
+
+/** `INSTANCE_ID`: a short name other instances' operators see beside this instance's public key. */
+function instanceId(src: Source): string | undefined {
+  const raw = str(src, 'INSTANCE_ID');
+  if (raw !== undefined && !/^[A-Za-z0-9_.-]{1,64}$/.test(raw))
+    throw new EnvError('INSTANCE_ID must be 1-64 letters, digits, dots, underscores or hyphens');
+  return raw;
 }
 
 function redisKeyPrefix(src: Source, fallback: string): string {
@@ -328,6 +342,10 @@ export function loadEnv(src: Source = process.env, defaults: Partial<AppEnv> = {
       token: metricsToken(src) ?? defaults.metrics?.token,
     },
     docsEnabled: bool(src, 'DOCS_ENABLED', defaults.docsEnabled ?? V.DOCS_ENABLED.default),
+    accountFiles: {
+      signingKey: src.EXPORT_SIGNING_KEY?.trim() || defaults.accountFiles?.signingKey,
+      instanceId: instanceId(src) ?? defaults.accountFiles?.instanceId,
+    },
   };
 }
 

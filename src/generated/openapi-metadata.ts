@@ -902,6 +902,17 @@ export default async () => {
           },
         ],
         [
+          require('../modules/portability/signing/instance-key.controller'),
+          {
+            InstanceKeyController: {
+              instance: {
+                summary:
+                  "This instance's id and the public key of its account file signatures (docs/account-files.md).",
+              },
+            },
+          },
+        ],
+        [
           require('../modules/presets/presets.controller'),
           { PresetsController: { list: {}, add: {}, edit: {}, remove: {} } },
         ],

@@ -849,6 +849,17 @@ export const PAYLOAD_SCHEMAS: Record<string, object> = {
     nullable: true,
   },
   InboxController_update: {},
+  InstanceKeyController_instance: {
+    type: 'object',
+    properties: {
+      instanceId: { type: 'string' },
+      algorithm: { type: 'string', enum: ['Ed25519'] },
+      publicKey: { type: 'string' },
+      fingerprint: { type: 'string' },
+    },
+    required: ['instanceId', 'algorithm', 'publicKey', 'fingerprint'],
+    nullable: true,
+  },
   LeaderboardsController_allTimePage: {
     type: 'object',
     properties: {

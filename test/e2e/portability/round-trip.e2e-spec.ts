@@ -19,6 +19,7 @@ import {
   parseExport,
   seedFullAccount,
   seedResults,
+  trustInstance,
   type FullAccount,
   type ParsedExport,
 } from './support';
@@ -77,6 +78,8 @@ describe('round trip: export on one instance, import on another, and the user fi
     ]);
     for (const t of [source, target])
       moderators.set(t, (await createUser(t.db, { permissions: ['admin', 'quoteMod'] })).uid);
+    // The operator of the target trusts the source's key (instances trust): its files take the trusted path.
+    await trustInstance(source, target);
 
     // The boards exist before the first result, as on any running instance (a board created after a personal best
     // held for review would leave the user's lower results off it until their next result).

@@ -60,6 +60,8 @@ export const EXPECTATIONS: Record<string, RouteRow> = {
   'GET /configuration': { auth: 'public' },
   'PATCH /configuration': { auth: 'admin' },
   'GET /configuration/schema': { auth: 'admin' },
+  // The public key account files are signed with, and the instance id (docs/account-files.md).
+  'GET /configuration/instance': { auth: 'public' },
   'GET /psas': { auth: 'public' },
   'GET /public/speedHistogram': { auth: 'public' },
   'GET /public/typingStats': { auth: 'public' },

@@ -10,8 +10,9 @@
  *
  * Rules a reader can rely on:
  * - every time is milliseconds since the Unix epoch (UTC), as stored; `exportedAt` too;
- * - a record holds every stored column of its rows (export-storage.ts maps each column to its field), the
- *   owner's uid only once, in the header; `null` means the column is NULL (never left out);
+ * - a record holds every stored column of its rows (the export test holds each column against its field, in
+ *   test/e2e/portability/export-storage.ts), the owner's uid only once, in the header; `null` means the column is
+ *   NULL (never left out);
  * - nothing secret: no ApeKey hash (a key's metadata only: an imported key cannot authenticate), no token, no
  *   result hashes; `OMITTED_COLUMNS` lists every stored column left out and why;
  * - `account.derived` is computed by the exporting instance (premium as it applies now, all-time ranks); an

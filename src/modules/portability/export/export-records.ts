@@ -66,7 +66,7 @@ export function accountData(
   };
 }
 
-export function personalBestData(row: PersonalBestRow): PersonalBestData {
+function personalBestData(row: PersonalBestRow): PersonalBestData {
   return {
     mode: row.mode,
     mode2: row.mode2,
