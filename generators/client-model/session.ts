@@ -42,8 +42,10 @@ export function clientConfig(rng: Random, spec: SessionSpec): ClientConfig {
   const enough = Math.ceil((seconds * spec.profile.wpm * 5 * 1.3) / 60 / 3) + 30;
   let words: string[];
   let allWordsGenerated = true;
-  if (mode === 'zen') words = [];
-  else if (mode === 'quote') words = quoteWords(rng, model, spec.quote!.group);
+  if (mode === 'zen') {
+    words = [];
+    allWordsGenerated = false;
+  } else if (mode === 'quote') words = quoteWords(rng, model, spec.quote!.group);
   else if (mode === 'words' && spec.length > 0) words = testWords(rng, text, spec.length);
   else if (mode === 'custom' && custom!.limit === 'word') words = customWords(rng, spec, custom!.value);
   else if (mode === 'custom' && custom!.limit === 'section')

@@ -78,6 +78,8 @@ const LANGUAGE_WEIGHTS: Weighted<string> = [
   ['japanese', 0.03],
   ['chinese', 0.03],
 ];
+/** Funboxes the client does not allow in an infinite test. */
+const NO_INFINITE = new Set(['layoutfluid', 'plus_one', 'plus_two', 'memory']);
 /** Text funboxes that take no letters (no case change with them). */
 const NO_LETTERS = new Set(['58008', 'binary', 'hexadecimal', 'ascii', 'specials']);
 
@@ -133,8 +135,9 @@ export function drawSpec(rng: Random, fixed: Partial<SessionSpec> = {}): Session
   let length = 0;
   let quote: SessionSpec['quote'];
   let custom: SessionSpec['custom'];
-  if (mode === 'time') length = rng.pick(TIME_LENGTHS);
-  else if (mode === 'words') length = rng.pick(WORD_LENGTHS);
+  const finite = (fixed.funbox ?? []).some((f) => NO_INFINITE.has(f));
+  if (mode === 'time') length = rng.pick(TIME_LENGTHS) || (finite ? 30 : 0);
+  else if (mode === 'words') length = rng.pick(WORD_LENGTHS) || (finite ? 25 : 0);
   else if (mode === 'quote')
     quote = {
       id: rng.int(1, 8000),
