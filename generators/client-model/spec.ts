@@ -136,8 +136,8 @@ export function drawSpec(rng: Random, fixed: Partial<SessionSpec> = {}): Session
   let quote: SessionSpec['quote'];
   let custom: SessionSpec['custom'];
   const finite = (fixed.funbox ?? []).some((f) => NO_INFINITE.has(f));
-  if (mode === 'time') length = rng.pick(TIME_LENGTHS) || (finite ? 30 : 0);
-  else if (mode === 'words') length = rng.pick(WORD_LENGTHS) || (finite ? 25 : 0);
+  if (mode === 'time') length = fixed.length ?? (rng.pick(TIME_LENGTHS) || (finite ? 30 : 0));
+  else if (mode === 'words') length = fixed.length ?? (rng.pick(WORD_LENGTHS) || (finite ? 25 : 0));
   else if (mode === 'quote')
     quote = {
       id: rng.int(1, 8000),
@@ -177,7 +177,8 @@ export function drawSpec(rng: Random, fixed: Partial<SessionSpec> = {}): Session
     };
   }
   const infinite = (mode === 'time' || mode === 'words') && (length === 0 || length >= 900);
-  const funbox = fixed.funbox ?? drawFunbox(rng, keysLanguage, infinite || mode === 'zen');
+  // (Zen takes no funbox here: with a nospace one its words would end only with Enter, which the typist does not do.)
+  const funbox = mode === 'zen' ? [] : (fixed.funbox ?? drawFunbox(rng, keysLanguage, infinite));
   const accented = ['german', 'french', 'spanish', 'portuguese', 'greek'].includes(languageModel);
   const untimedEnd =
     mode === 'zen'
@@ -226,7 +227,7 @@ export function drawSpec(rng: Random, fixed: Partial<SessionSpec> = {}): Session
     endAtMs: untimedEnd,
     profile,
   };
-  return { ...spec, ...fixed, profile };
+  return { ...spec, ...fixed, length, funbox, endAtMs: untimedEnd, profile };
 }
 
 function hexId(rng: Random): string {
