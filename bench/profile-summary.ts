@@ -86,6 +86,12 @@ const LAYERS: [string, RegExp][] = [
     'validation (pipes, class-validator, class-transformer)',
     /^(class-validator|class-transformer|validator|reflect-metadata|src\/common\/validation|src\/modules\/[^/]+\/dto)/,
   ],
+  // Before the handler, which holds them: their share is what the open checks cost a submission (issue 31: ≤ 5 %).
+  [
+    'anti-cheat checks (judge, consistency, bot timing)',
+    /^src\/modules\/results\/(domain\/(judge|normalise|anti-cheat\/)|anti-cheat$)/,
+  ],
+  ['result hash (object-hash of the body)', /^(object-hash|src\/modules\/results\/domain\/result-hash)/],
   [
     'handler (services, repositories, domain)',
     /^(src\/modules|src\/infra\/database|src\/config|src\/common)/,

@@ -21,6 +21,7 @@ import { profileScenario } from './scenarios/profile';
 import { importOriginalScenario } from './scenarios/import-original';
 import { resultsReadScenario } from './scenarios/results-read';
 import { snapshotScenario } from './scenarios/snapshot';
+import { sequentialScenario } from './scenarios/sequential';
 import { submitScenario } from './scenarios/submit';
 import { exportScenario } from './scenarios/export';
 import { createDatabase } from '../src/infra/database/database';
@@ -35,7 +36,7 @@ const USAGE = `usage: npm run bench -- [options]
   --duration S          seconds per read scenario (default 10)
   --submit-requests N   POST /results per server in scenario 1, one per user (default 20000)
   --rounds N            scenario 1 alternates ours and the baseline in N rounds, best round counts (default 3)
-  --only LIST           scenarios to run, e.g. 1,5 (default all: 1,2,3,4,5,6,7,8,9,10); --only 9, 10 or 9,10 needs no
+  --only LIST           scenarios to run, e.g. 1,5 (default all: 1,2,3,4,5,6,7,8,9,10,11); --only 9, 10 or 9,10 needs no
                         dataset and no baseline (9 imports into a database of its own, 10 seeds its own account)
   --import-users N, --import-results-per-user N
                         size of scenario 9's dump of the original platform (default 100000 x 10)
@@ -89,7 +90,7 @@ function parseRunArgs(argv: string[]) {
     },
     strict: true,
   });
-  const only = new Set((values.only ?? '1,2,3,4,5,6,7,8,9,10').split(',').map((s) => s.trim()));
+  const only = new Set((values.only ?? '1,2,3,4,5,6,7,8,9,10,11').split(',').map((s) => s.trim()));
   return {
     help: values.help ?? false,
     connections: Math.round(positive(values.connections, 64, 'connections')),
@@ -369,6 +370,7 @@ async function main(): Promise<void> {
     await run('9', importScenario);
     // After 1, 2 and 4: it runs at half the maxima they measured.
     await run('8', () => openLoopScenario(context, rows, args.openRate));
+    await run('11', () => sequentialScenario(context));
     await run('10', () =>
       exportScenario(context, args.exportResults, {
         DATABASE_URL: stack.databaseUrl,

@@ -25,6 +25,14 @@ export const SERVER_CONFIGURATION_SCHEMA = s.obj({
     maxBatchSize: s.int(1000, 1),
     botCheck: s.obj({ minWpm: s.num(130, 0), maxTestDuration: s.num(122, 0) }),
     antiCheat: ANTI_CHEAT_SCHEMA,
+    // Results the anti-cheat refuses (463/464/465) are kept this many days, at most this many per account and in all
+    // (the oldest go first), to be listed, replayed against changed thresholds and reinstated (CLI `results refused`).
+    quarantine: s.obj({
+      enabled: s.bool(true),
+      retentionDays: s.int(30, 1, 3650),
+      maxPerUser: s.int(50, 1, 10_000),
+      maxTotal: s.int(20_000, 1, 10_000_000),
+    }),
     // The spec does not name result filter presets: the original's defaults (contract facts §5), off.
     // On by default (unlike the original's false/0) so its client's filter presets work out of the box (DECISIONS: switches on).
     filterPresets: s.obj({ enabled: s.bool(true), maxPresetsPerUser: s.int(10, 0) }),
@@ -117,6 +125,7 @@ export interface ServerConfiguration {
     maxBatchSize: Int;
     botCheck: { minWpm: number; maxTestDuration: number };
     antiCheat: AntiCheatConfiguration;
+    quarantine: { enabled: boolean; retentionDays: Int; maxPerUser: Int; maxTotal: Int };
     filterPresets: { enabled: boolean; maxPresetsPerUser: Int };
   };
   quotes: {

@@ -821,6 +821,10 @@ export default async () => {
           require('../modules/admin/admin-results.controller'),
           {
             AdminResultsController: {
+              rates: {
+                summary:
+                  'What an admin watches for false positives: per check, the results refused and held over the last hour and the\nlast 24 hours, across replicas, and the refusal rate (refused per submission judged). 503 while Redis, which\ncounts them, is unreachable.',
+              },
               listHeld: {
                 summary:
                   'Held results, oldest first: why each was held, its figures and a summary of its key timing; `count` in all.',

@@ -201,6 +201,17 @@ export interface Quotes {
   text: string;
 }
 
+export interface RefusedResults {
+  body: Json;
+  check_name: string;
+  client_version: string | null;
+  figures: Json;
+  id: string;
+  refused_at: number;
+  status: number;
+  uid: string;
+}
+
 export interface ReleaseJobs {
   created_at: number;
   delivery_id: string | null;
@@ -374,6 +385,7 @@ export interface DB {
   quote_ratings: QuoteRatings;
   quote_reports: QuoteReports;
   quotes: Quotes;
+  refused_results: RefusedResults;
   release_jobs: ReleaseJobs;
   result_filter_presets: ResultFilterPresets;
   result_reviews: ResultReviews;

@@ -78,6 +78,7 @@ const CHECKLIST: Record<string, Check> = {
   report: { owners: { quote_reports: ['uid'] }, reset: 'kept' },
   approvedQuote: { owners: { quotes: ['submitted_by', 'approved_by_uid'] }, reset: 'kept' },
   resultReview: { owners: { result_reviews: ['uid'] }, reset: 'cleared' },
+  refusedResult: { owners: { refused_results: ['uid'] }, reset: 'cleared' },
   result: { owners: { results: ['uid'] }, reset: 'cleared' },
 };
 

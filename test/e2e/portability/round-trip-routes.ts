@@ -118,6 +118,7 @@ export function probesOf(account: MovedAccount): Record<string, Probe[] | string
         pick: (d, a) => ofAccount((d as { results: unknown }).results, a),
       },
     ],
+    '/admin/result/rates': 'the instance’s result check rates, not a user’s',
     '/quotes': [{ url: '/quotes', auth: 'moderator', pick: ofAccount }],
     // Compared as a whole file below (the second export against the first).
     '/users/export': 'compared record by record: the export of the second instance against the first',

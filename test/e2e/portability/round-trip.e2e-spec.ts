@@ -143,6 +143,9 @@ describe('round trip: export on one instance, import on another, and the user fi
     expect(importSummary).toMatch(/^apeKey: 1 not imported: an export holds no key secret/m);
     expect(importSummary).toMatch(/^approvedQuote: 1 not imported: public content/m);
     expect(importSummary).toMatch(
+      /^refusedResult: 1 not imported: the quarantine of the instance that refused it/m,
+    );
+    expect(importSummary).toMatch(
       /^fields not carried over \(README "Your data"\): account\.derived ×1, account\.permissions ×1$/m,
     );
     expect(importSummary).toMatch(
@@ -232,13 +235,14 @@ describe('round trip: export on one instance, import on another, and the user fi
       const second = parseExport((await fetchExport(target, await target.bearer(account().uid))).text);
       const left = new Set(account().leftBehind);
       const expected = first.records
-        .filter((r) => r.type !== 'apeKey' && r.type !== 'approvedQuote')
+        // The refused results stay in the quarantine of the instance that refused them.
+        .filter((r) => r.type !== 'apeKey' && r.type !== 'approvedQuote' && r.type !== 'refusedResult')
         .filter((r) => {
           if (r.type !== 'connection') return true;
           return !left.has(r.data.initiatorUid) && !left.has(r.data.receiverUid);
         })
         .map((r) => (r.type === 'account' ? { ...r, data: { ...r.data, permissions: [] } } : r));
-      expect(first.records.length - expected.length).toBe(3);
+      expect(first.records.length - expected.length).toBe(3 + first.end!.counts.refusedResult);
       expect(second.header).toEqual({ ...first.header, exportedAt: target.clock.now() });
       expect(second.records).toEqual(expected);
     });

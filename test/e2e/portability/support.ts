@@ -13,7 +13,7 @@ import type {
 } from '../../../src/modules/portability/export/export-format';
 import { createUser } from '../../support/factories';
 import type { TestApp } from '../../support/test-app';
-import { createTag, submitOk } from '../results/result-factory';
+import { clientResult, createTag, signed, submit, submitOk } from '../results/result-factory';
 
 export const MINUTE = 60_000;
 export const DAY = 86_400_000;
@@ -103,6 +103,14 @@ export async function seedFullAccount(
   };
   const heldResultId = await held(uid);
   resultIds.push(heldResultId);
+  // A result the anti-cheat refuses (a wpm its characters do not make): never saved, kept in the quarantine.
+  t.clock.advance(5 * MINUTE);
+  const refused = await submit(
+    t,
+    uid,
+    signed({ ...clientResult({ mode2: '60', testDuration: 60 }), wpm: 250 }, uid),
+  );
+  if (refused.status !== 463) throw new Error(`the forged result was answered ${refused.status}, not 463`);
   const rejectedByAccount = await held(stranger.uid);
   await t.app.get(ResultReviewService).reject(uid, [{ resultId: rejectedByAccount, reason: 'bot-like' }]);
   await t.db

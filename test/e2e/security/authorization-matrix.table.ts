@@ -70,6 +70,7 @@ export const EXPECTATIONS: Record<string, RouteRow> = {
   'POST /admin/report/accept': { auth: 'admin' },
   'POST /admin/report/reject': { auth: 'admin' },
   'GET /admin/result/held': { auth: 'admin' },
+  'GET /admin/result/rates': { auth: 'admin' },
   'POST /admin/result/accept': { auth: 'admin' },
   'POST /admin/result/reject': { auth: 'admin' },
   'POST /admin/sendForgotPasswordEmail': { auth: 'admin' },

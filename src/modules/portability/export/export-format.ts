@@ -23,7 +23,9 @@
  * Additions within version 1, in order (each leaves what was exported before unchanged):
  * - `personalBest.heldResultId`: the personal best comes from a result held for review or rejected (issue 23), so it
  *   is on no board; null otherwise (also for files written before the field, where no result was ever held);
- * - the `resultReview` record type: the account's results held for review, with their reasons and decision.
+ * - the `resultReview` record type: the account's results held for review, with their reasons and decision;
+ * - the `refusedResult` record type: the account's results the anti-cheat refused and the quarantine still keeps,
+ *   each with the body as received, the check that refused it and its figures.
  */
 
 export const EXPORT_FORMAT = 'typing-platform-account-export';
@@ -280,6 +282,20 @@ export interface ResultReviewData {
   decisionReason: string | null;
 }
 
+/**
+ * A result the anti-cheat refused (463, 464, 465), as the quarantine keeps it for a while: the body as the client sent
+ * it (without its hash), when, and why (the check and the figures it judged). It never counted anywhere.
+ */
+export interface RefusedResultData {
+  id: string;
+  refusedAt: number;
+  status: number;
+  check: string;
+  figures: unknown;
+  body: unknown;
+  clientVersion: string | null;
+}
+
 export interface EndData {
   /** Records between the header and this trailer. */
   records: number;
@@ -307,6 +323,7 @@ export interface ExportRecords {
   report: ReportData;
   approvedQuote: ApprovedQuoteData;
   resultReview: ResultReviewData;
+  refusedResult: RefusedResultData;
   result: ResultData;
   end: EndData;
 }
@@ -336,6 +353,7 @@ export const DATA_RECORD_TYPES = [
   'report',
   'approvedQuote',
   'resultReview',
+  'refusedResult',
   'result',
 ] as const satisfies readonly DataRecordType[];
 

@@ -21,6 +21,7 @@ import {
   quoteSubmissionData,
   reportData,
   resultFilterPresetData,
+  refusedResultData,
   resultReviewData,
   tagData,
   testActivityData,
@@ -119,13 +120,14 @@ export async function* exportLines(
     lines('apeKey', apeKeys.map(apeKeyData))
   );
 
-  const [activity, ratings, submissions, reports, approved, reviews] = await Promise.all([
+  const [activity, ratings, submissions, reports, approved, reviews, refused] = await Promise.all([
     snapshot.testActivity(uid),
     snapshot.quoteRatings(uid),
     snapshot.quoteSubmissions(uid),
     snapshot.reports(uid),
     snapshot.approvedQuotes(uid),
     snapshot.resultReviews(uid),
+    snapshot.refusedResults(uid),
   ]);
   yield (
     lines('testActivity', activity.map(testActivityData)) +
@@ -136,7 +138,8 @@ export async function* exportLines(
       'approvedQuote',
       approved.map((row) => approvedQuoteData(uid, row)),
     ) +
-    lines('resultReview', reviews.map(resultReviewData))
+    lines('resultReview', reviews.map(resultReviewData)) +
+    lines('refusedResult', refused.map(refusedResultData))
   );
 
   await snapshot.openResults(uid);

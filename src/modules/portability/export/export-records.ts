@@ -10,6 +10,7 @@ import type {
   PresetData,
   QuoteRatingData,
   QuoteSubmissionData,
+  RefusedResultData,
   ReportData,
   ResultFilterPresetData,
   ResultReviewData,
@@ -297,5 +298,32 @@ export function resultReviewData(row: {
     heldAt: row.held_at,
     decidedAt: row.decided_at,
     decisionReason: row.decision_reason,
+  };
+}
+
+/** The client's result hash is bookkeeping of the submission, like the hashes the account keeps: never exported. */
+function withoutHash(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const { hash: _hash, ...rest } = body as Record<string, unknown>;
+  return rest;
+}
+
+export function refusedResultData(row: {
+  id: string;
+  refused_at: number;
+  status: number;
+  check_name: string;
+  figures: unknown;
+  body: unknown;
+  client_version: string | null;
+}): RefusedResultData {
+  return {
+    id: row.id,
+    refusedAt: row.refused_at,
+    status: row.status,
+    check: row.check_name,
+    figures: row.figures,
+    body: withoutHash(row.body),
+    clientVersion: row.client_version,
   };
 }

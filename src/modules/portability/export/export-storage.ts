@@ -236,6 +236,21 @@ export const RECORD_TYPES: Record<DataRecordType, RecordTypeInfo> = {
       },
     },
   },
+  refusedResult: {
+    cardinality: 'many',
+    columns: {
+      refused_results: {
+        id: 'id',
+        uid: HEADER_UID,
+        refused_at: 'refusedAt',
+        status: 'status',
+        check_name: 'check',
+        figures: 'figures',
+        body: 'body',
+        client_version: 'clientVersion',
+      },
+    },
+  },
   result: {
     cardinality: 'many',
     columns: {

@@ -116,6 +116,7 @@ export function accountCollections(
       types: ['report'],
     },
     { collection: skip('approvedQuote', LEFT_OUT.approvedQuote), types: ['approvedQuote'] },
+    { collection: skip('refusedResult', LEFT_OUT.refusedResult), types: ['refusedResult'] },
     {
       collection: collection('resultReview', 'resultReviews', 1000, (d) => mapResultReview(data(d), target)),
       types: ['resultReview'],

@@ -38,6 +38,8 @@ export const LEFT_OUT = {
   absentUser: 'the other user is not on this instance',
   apeKey: 'an export holds no key secret: the user makes new keys here',
   approvedQuote: "public content of the source instance's quote list, not the account's",
+  refusedResult:
+    'the quarantine of the instance that refused it: replayed there (results replay), never carried over',
 } as const;
 
 export function mapConfig(data: unknown, target: RecordTarget): Mapped<ConfigRow[]> {

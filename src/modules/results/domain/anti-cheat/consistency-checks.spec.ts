@@ -8,7 +8,7 @@ import {
 } from '../../../../../generators/human-typing';
 import type { AntiCheatConfiguration } from '../../../../config/anti-cheat-configuration';
 import type { CheckedResult } from './checked-result';
-import { isComposedInput, judgeConsistency } from './judge';
+import { isComposedInput, judgeConsistency } from './consistency';
 import { kogasa, roundTo2 } from './result-figures';
 
 const typist: Typist = { intervalCv: 0.45, holdMeanMs: 100, holdCv: 0.3, hesitation: 0 };
@@ -42,7 +42,7 @@ function configWith(change: (c: AntiCheatConfiguration) => void): AntiCheatConfi
 
 const defaults = defaultServerConfiguration().results.antiCheat;
 const verdict = (body: Body, config = defaults) => {
-  const finding = judgeConsistency(body, config);
+  const finding = judgeConsistency(body, config)[0];
   return finding ? `${finding.status} ${finding.check}` : 'pass';
 };
 
