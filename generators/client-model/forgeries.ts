@@ -249,11 +249,12 @@ export function forgedResults(): Forgery[] {
       }),
     },
     {
-      name: 'no key timings on a fast timed test',
+      // Left out (an empty array would be a timeline of no keys, which the timeline check refuses first).
+      name: 'key timings left out of a fast timed test',
       checks: ['keyData'],
       body: edit(fast, (b) => {
-        b.keySpacing = [];
-        b.keyDuration = [];
+        delete (b as Partial<ClientResult>).keySpacing;
+        delete (b as Partial<ClientResult>).keyDuration;
       }),
     },
   ];
