@@ -29,6 +29,7 @@ function main(): void {
   const seed = option('seed', 1);
   const started = performance.now();
   const refusals = new Map<string, number>();
+  const refusalsByLanguage = new Map<string, number>();
   const holds = new Map<string, number>();
   const unsent = new Map<string, number>();
   const modes = new Map<string, number>();
@@ -53,6 +54,7 @@ function main(): void {
     judgeMs += performance.now() - before;
     if (judgement.outcome === 'refuse') {
       increment(refusals, `${judgement.status} ${judgement.checks[0]}`);
+      increment(refusalsByLanguage, `${judgement.checks[0]}, ${session.spec.languageModel}`);
       if (firstRefusals.length < 10) firstRefusals.push(describeObjection(session, judgement));
     } else if (judgement.outcome === 'hold') {
       for (const check of judgement.checks) increment(holds, check);
@@ -64,6 +66,7 @@ function main(): void {
   console.log(`client model corpus: ${sent} genuine results from seed ${seed} (${sessions} sessions played)`);
   console.log(`refused: ${refused}${refused === 0 ? '' : ` (${((100 * refused) / sent).toFixed(3)} %)`}`);
   console.log(table(refusals).join('\n') || '  (none)');
+  if (refused > 0) console.log(`refused by check and language:\n${table(refusalsByLanguage).join('\n')}`);
   console.log(`held: ${[...holds.values()].reduce((a, b) => a + b, 0)} holds`);
   console.log(table(holds).join('\n') || '  (none)');
   if (firstRefusals.length > 0)

@@ -80,8 +80,23 @@ const LANGUAGE_WEIGHTS: Weighted<string> = [
 ];
 /** Funboxes the client does not allow in an infinite test. */
 const NO_INFINITE = new Set(['layoutfluid', 'plus_one', 'plus_two', 'memory']);
-/** Text funboxes that take no letters (no case change with them). */
-const NO_LETTERS = new Set(['58008', 'binary', 'hexadecimal', 'ascii', 'specials']);
+/** The page element a funbox restyles: the client allows one funbox per element. */
+const CSS_TARGET: Record<string, string> = {
+  mirror: 'main',
+  upside_down: 'main',
+  nausea: 'typingTest',
+  round_round_baby: 'typingTest',
+  choo_choo: 'words',
+  earthquake: 'words',
+  space_balls: 'body',
+  crt: 'body',
+  backwards: 'words',
+};
+/** Settings a funbox forces (the client's `frontendForcedConfig`): these keep punctuation and numbers off. */
+const NO_PUNCTUATION = new Set(['ascii', 'specials']);
+const NO_NUMBERS = new Set(['58008', 'ascii', 'specials']);
+/** Text funboxes that ignore the keyboard layout (not with a funbox that changes it). */
+const IGNORES_LAYOUT = new Set(['58008', 'binary', 'hexadecimal', 'underscore_spaces']);
 
 const clamp = (v: number, min: number, max: number) => Math.min(max, Math.max(min, v));
 
@@ -121,8 +136,8 @@ function drawFunbox(rng: Random, keysLanguage: boolean, infinite: boolean): stri
   const [l, t] = pair as [string, string];
   const conflict =
     (l.startsWith('plus_') && (t === 'nospace' || t === 'underscore_spaces')) ||
-    (l === 'layoutfluid' && NO_LETTERS.has(t)) ||
-    (l === 'layoutfluid' && t === '58008');
+    (l === 'layoutfluid' && IGNORES_LAYOUT.has(t)) ||
+    (CSS_TARGET[l] !== undefined && CSS_TARGET[l] === CSS_TARGET[t]);
   return conflict ? [l] : pair;
 }
 
@@ -177,8 +192,11 @@ export function drawSpec(rng: Random, fixed: Partial<SessionSpec> = {}): Session
     };
   }
   const infinite = (mode === 'time' || mode === 'words') && (length === 0 || length >= 900);
-  // (Zen takes no funbox here: with a nospace one its words would end only with Enter, which the typist does not do.)
-  const funbox = mode === 'zen' ? [] : (fixed.funbox ?? drawFunbox(rng, keysLanguage, infinite));
+  // (Zen takes no funbox here: with a nospace one its words would end only with Enter, which the typist does not do.
+  // Memory is for word, quote and custom tests only.)
+  const funbox = (mode === 'zen' ? [] : (fixed.funbox ?? drawFunbox(rng, keysLanguage, infinite))).filter(
+    (f) => f !== 'memory' || mode === 'words' || mode === 'quote' || mode === 'custom',
+  );
   const accented = ['german', 'french', 'spanish', 'portuguese', 'greek'].includes(languageModel);
   const untimedEnd =
     mode === 'zen'
@@ -227,7 +245,11 @@ export function drawSpec(rng: Random, fixed: Partial<SessionSpec> = {}): Session
     endAtMs: untimedEnd,
     profile,
   };
-  return { ...spec, ...fixed, length, funbox, endAtMs: untimedEnd, profile };
+  const forced = {
+    punctuation: (fixed.punctuation ?? spec.punctuation) && !funbox.some((f) => NO_PUNCTUATION.has(f)),
+    numbers: (fixed.numbers ?? spec.numbers) && !funbox.some((f) => NO_NUMBERS.has(f)),
+  };
+  return { ...spec, ...fixed, ...forced, length, funbox, endAtMs: untimedEnd, profile };
 }
 
 function hexId(rng: Random): string {
