@@ -75,12 +75,11 @@ describe('genuine results of the client model', () => {
           if (!session.body) return;
           const judgement = judge(session.body);
           if (judgement.outcome === 'refuse') {
-            const { profile: _profile, ...spec } = fixed;
-            throw new Error(`${describeObjection(session, judgement)} with ${JSON.stringify(spec)}`);
+            throw new Error(describeObjection(session, judgement, fixed));
           }
         },
       ),
-      { seed: SEED, numRuns: 250 },
+      { seed: SEED, numRuns: 600 },
     );
   });
 });

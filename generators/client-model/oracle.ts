@@ -7,6 +7,7 @@ import {
 } from '../../src/modules/results/domain/judge';
 import type { ClientResult } from './result';
 import type { Session } from './session';
+import type { SessionSpec } from './spec';
 
 /**
  * The anti-cheat's answer to a body the model made: the result judge (with the user on the boards, no hash: the
@@ -44,13 +45,17 @@ export function judge(
 }
 
 /** One line naming a session and the anti-cheat's objection: the check, its figures, and how to replay it. */
-export function describeObjection(session: Session, judgement: Judgement): string {
+export function describeObjection(
+  session: Session,
+  judgement: Judgement,
+  fixed?: Partial<SessionSpec>,
+): string {
   const b = session.body!;
   const s = session.spec;
   return (
     `seed ${session.seed}: ${judgement.outcome} ${judgement.status ?? ''} ${judgement.checks.join(',')} ` +
     `${JSON.stringify(judgement.figures ?? {})} | ${b.mode} ${b.mode2} ${b.language} ${s.funbox.join('+') || '-'} ` +
     `${s.profile.device} wpm ${b.wpm} raw ${b.rawWpm} acc ${b.acc} charStats [${b.charStats.join(',')}] ` +
-    `charTotal ${b.charTotal} ${b.testDuration}s afk ${b.afkDuration} | replay: playSession(${session.seed})`
+    `charTotal ${b.charTotal} ${b.testDuration}s afk ${b.afkDuration} | replay: playSession(${session.seed}${fixed ? `, ${JSON.stringify(fixed)}` : ''})`
   );
 }
