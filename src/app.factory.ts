@@ -5,7 +5,6 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { SwaggerModule } from '@nestjs/swagger';
-import { Logger } from 'nestjs-pino';
 import { AppModule, type AppModuleOptions } from './app.module';
 import { MESSAGES } from './common/app-error';
 import { toErrorResponse } from './common/filters/error-response';
@@ -15,7 +14,8 @@ import { exceedsJsonDepth, MAX_JSON_DEPTH } from './common/validation/json-limit
 import { parseJsonQuery } from './common/validation/json-query';
 import type { AppEnv } from './config/env';
 import { ServerConfigurationService } from './common/server-configuration/server-configuration.service';
-import { QuietBootLogger } from './infra/logging/quiet-boot-logger';
+import { AppLogger } from './infra/logging/app-logger';
+import { installRequestLogging } from './infra/logging/request-log';
 import { requestIdOf } from './infra/logging/request-id';
 import { startMetricsServer } from './modules/status/metrics-server';
 import { MetricsService } from './modules/status/metrics.service';
@@ -42,7 +42,7 @@ function configureHttp(app: NestFastifyApplication, env: AppEnv): void {
     void reply.header('X-Content-Type-Options', 'nosniff');
     done();
   });
-  // Every success is 200 (DECISIONS.md): Nest would answer POST routes with 201.
+  // Every success is 200 (docs/decisions/0007-envelope-and-status-codes.md): Nest would answer POST routes with 201.
   fastify.addHook('onSend', (_request, reply, payload, done) => {
     if (reply.statusCode === 201) void reply.code(200);
     done(null, payload);
@@ -334,7 +334,9 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     abortOnError: false,
   });
   try {
-    app.useLogger(new QuietBootLogger(app.get(Logger)));
+    const logger = app.get(AppLogger);
+    app.useLogger(logger);
+    installRequestLogging(app.getHttpAdapter().getInstance(), logger.root);
     // No enableShutdownHooks(): entry points own SIGTERM/SIGINT (main.ts drains first, then closes and exits 0).
     configureHttp(app, env);
     configureDevSlowdown(app, env);

@@ -50,7 +50,7 @@ export const EXPECTATIONS: Record<string, RouteRow> = {
   'GET /': { auth: 'public' },
   'GET /metrics': {
     auth: 'signature',
-    // Production without METRICS_TOKEN or METRICS_PORT: the API port hides the route (SECURITY.md).
+    // Production without METRICS_TOKEN or METRICS_PORT: the API port hides the route (docs/security.md).
     selfAuth: NOT_FOUND('Unknown request URL (GET: /metrics)'),
   },
   'POST /webhooks/githubRelease': {

@@ -265,8 +265,8 @@ export interface ResultData {
 }
 
 /**
- * One of the account's results that the anti-cheat held for review (DECISIONS.md "Anti-cheat"), and what a moderator
- * decided. The moderator is not named (another user's data); their notes (`decisionReason`) are the review's.
+ * One of the account's results that the anti-cheat held for review (docs/decisions/0017-review-queue.md), and what a
+ * moderator decided. The moderator is not named (another user's data); their notes (`decisionReason`) are the review's.
  */
 export interface ResultReviewData {
   resultId: string;

@@ -22,8 +22,8 @@ import type { UserRow } from './export.repository';
 
 /**
  * Record builders: one stored row (snake_case, as the snapshot reads it) to its record's data (export-format.ts).
- * Pure functions; objects are built as literals (DEVELOPMENT.md "Performance habits": the result builder runs once
- * per result of the history).
+ * Pure functions; objects are built as literals (docs/DEVELOPMENT.md "Performance habits": the result builder runs
+ * once per result of the history).
  */
 
 export function accountData(

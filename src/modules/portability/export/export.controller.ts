@@ -39,7 +39,7 @@ export function wantsGzip(acceptEncoding: string | undefined): boolean {
 export class ExportController {
   constructor(private readonly exports: AccountExportService) {}
 
-  /** Everything the caller's account holds, as one NDJSON download (README "Your data"). */
+  /** Everything the caller's account holds, as one NDJSON download (docs/data.md). */
   @Get('export')
   @RateLimit('userExport')
   @ApiProduces(EXPORT_MEDIA_TYPE)

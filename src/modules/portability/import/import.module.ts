@@ -10,9 +10,9 @@ import { ResultsWriterRepository } from './write/results-writer.repository';
 import { UsersWriterRepository } from './write/users-writer.repository';
 
 /**
- * The import side of data portability (ARCHITECTURE "portability"): the write path every reader shares, the
- * original platform's dump reader, and our own account export's reader. Used by the operator CLI; no routes. The leaderboards feature rebuilds the boards
- * from what was imported.
+ * The import side of data portability (docs/architecture.md "The import pipeline"): the write path every reader
+ * shares, the original platform's dump reader, and our own account export's reader. Used by the operator CLI; no
+ * routes. The leaderboards feature rebuilds the boards from what was imported.
  */
 @Module({
   imports: [LeaderboardModule],

@@ -341,7 +341,7 @@ export function mapAccountBundle(doc: AccountDocument, target: AccountTarget): M
   return accept(bundle, notes.list);
 }
 
-/** Fields of the account record that carry over nowhere (counted in the summary; README "Your data"). */
+/** Fields of the account record that carry over nowhere (counted in the summary; docs/data.md). */
 export function accountFieldsLeftBehind(doc: AccountDocument): string[] {
   const [account] = doc.account ?? [];
   if (!isObject(account)) return [];

@@ -11,7 +11,7 @@ import { hourOffset, mapFilterPresets, mapInbox, mapTags, mapTestActivity, mapTh
 import { bool, int, isPlainObject, millis, num, objectIdTime, text } from './values';
 
 /**
- * Fields of the original's user document that have no place here, and why (README "Moving from the original
+ * Fields of the original's user document that have no place here, and why (docs/data.md "Moving from the original
  * platform"). They are counted in the summary, never silently lost.
  */
 export const USER_FIELDS_LEFT_BEHIND: Readonly<Record<string, string>> = {
