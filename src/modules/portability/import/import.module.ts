@@ -4,6 +4,8 @@ import { AccountFileSigningModule } from '../signing/account-file-signing.module
 import { AccountImportRepository } from './account/account-import.repository';
 import { AccountImportService } from './account/account-import.service';
 import { OriginalImportService } from './original-import.service';
+import { ReinstateRefusedService } from './reinstate-refused.service';
+import { ResultsModule } from '../../results/results.module';
 import { CollectionsWriterRepository } from './write/collections-writer.repository';
 import { DerivedStateRepository } from './write/derived-state.repository';
 import { DerivedStateService } from './write/derived-state.service';
@@ -19,7 +21,7 @@ import { UsersWriterRepository } from './write/users-writer.repository';
  * imported.
  */
 @Module({
-  imports: [LeaderboardModule, AccountFileSigningModule],
+  imports: [LeaderboardModule, AccountFileSigningModule, ResultsModule],
   providers: [
     UsersWriterRepository,
     ResultsWriterRepository,
@@ -30,7 +32,8 @@ import { UsersWriterRepository } from './write/users-writer.repository';
     OriginalImportService,
     AccountImportRepository,
     AccountImportService,
+    ReinstateRefusedService,
   ],
-  exports: [OriginalImportService, AccountImportService, ImportWriters],
+  exports: [OriginalImportService, AccountImportService, ImportWriters, ReinstateRefusedService],
 })
 export class ImportModule {}
