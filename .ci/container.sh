@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# CI's container step (the last of .ci/run; runs alone too): the image and the compose stack as README "Run with
-# Docker" has them, proven by `npm run test:container`. What it needs comes from Debian's packages when missing:
-# docker.io (the engine: the test starts its dockerd when none runs), docker-compose (v1) and mmdebstrap (the local base
-# images are built from Debian's packages: no image registry is reached here). Nothing here is optional: a package
-# that cannot be installed, an engine that does not start or a compose command that does not answer fails the step
-# (CONTAINER_TESTS=required), whatever the caller's environment says.
+# CI's container step (the last of .ci/run; runs alone too): the image and the compose stack as docs/operations.md
+# "Run with Docker" has them, proven by `npm run test:container`. What it needs comes from Debian's packages when
+# missing: docker.io (the engine: the test starts its dockerd when none runs), docker-compose (v1) and mmdebstrap (the
+# local base images are built from Debian's packages: no image registry is reached here). Nothing here is optional: a
+# package that cannot be installed, an engine that does not start or a compose command that does not answer fails the
+# step (CONTAINER_TESTS=required), whatever the caller's environment says.
 # Needs node_modules (run after `npm ci`); root, or sudo, to install packages and start dockerd.
 #   --install-only   install what is missing and stop (.ci/run does so first, so that a failed install fails at once)
 set -euo pipefail

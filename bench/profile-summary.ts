@@ -50,7 +50,7 @@ const CATEGORIES: [string, RegExp][] = [
     /^(fastify|@fastify|find-my-way|secure-json-parse|fast-json-stringify|light-my-request|avvio|fastq|node:_http|node:internal\/http)/,
   ],
   ['Nest (core, throttler, rxjs)', /^(@nestjs|rxjs|iterare|tslib)/],
-  ['AsyncLocalStorage / promise hooks (nestjs-pino request context)', /^node:internal\/async_hooks/],
+  ['AsyncLocalStorage / promise hooks (request context)', /^node:internal\/async_hooks/],
   [
     'logging and metrics (pino, prom-client)',
     /^(pino|pino-http|nestjs-pino|prom-client|sonic-boom|fast-redact|tdigest|bintrees)/,

@@ -196,6 +196,8 @@ async function startBaseline(
     readyPath: '/',
     env: { PORT: String(port), DATABASE_URL: stack.databaseUrl, REDIS_URL: stack.redisUrl },
     logFile: join(dataDir, 'logs', 'baseline.log'),
+    // The profiler hook, inert until asked (scenario 1's floor is profiled with --profile).
+    nodeArgs: ['-r', resolve(__dirname, 'lib/profiler-hook.js')],
   });
 }
 
@@ -339,9 +341,10 @@ async function main(): Promise<void> {
         : undefined,
       profiler: args.profile
         ? {
-            start: async () => void (await ours.ask('profile:start', 'profile:started')),
-            stop: async (name: string) =>
-              void (await ours.ask(
+            start: async (server: ServerProcess) =>
+              void (await server.ask('profile:start', 'profile:started')),
+            stop: async (server: ServerProcess, name: string) =>
+              void (await server.ask(
                 `profile:stop:${join(profileDir, `scenario-${name}.cpuprofile`)}`,
                 'profile:written',
               )),

@@ -23,8 +23,14 @@ export interface BenchContext {
   submitRequests: number;
   /** Restarts the embedded PostgreSQL the run started (undefined: attached to a running or external one). */
   restartPostgres?: () => Promise<void>;
-  /** CPU profiler of our server, switched on around each measured run of ours (--profile); writes `<name>`'s file. */
-  profiler?: { start(): Promise<void>; stop(name: string): Promise<void> };
+  /**
+   * CPU profiler of a server (ours, or the baseline for scenario 1's floor), switched on around a measured run
+   * (--profile); writes `<name>`'s file.
+   */
+  profiler?: {
+    start(server: ServerProcess): Promise<void>;
+    stop(server: ServerProcess, name: string): Promise<void>;
+  };
   log: (line: string) => void;
 }
 
@@ -127,7 +133,7 @@ export async function measured(
     });
   }
   const profiler = shape.profile === undefined ? undefined : context.profiler;
-  await profiler?.start();
+  await profiler?.start(server);
   const result = await runLoad({
     url: server.url,
     pid: server.pid,
@@ -137,6 +143,6 @@ export async function measured(
     duration: shape.amount === undefined ? context.duration : undefined,
     next: shape.next,
   });
-  await profiler?.stop(shape.profile as string);
+  await profiler?.stop(server, shape.profile as string);
   return result;
 }

@@ -56,8 +56,8 @@ export async function submitScenario(context: BenchContext, rounds: number): Pro
         await measured(context, server, {
           amount: planned.length,
           next: () => planned[next++ % planned.length] as PlannedRequest,
-          // The first round of ours is the one profiled (--profile).
-          ...(kind === 'ours' && round === 0 ? { profile: '1' } : {}),
+          // The first round of each is the one profiled (--profile): ours, and the floor to compare its layers with.
+          ...(round === 0 ? { profile: kind === 'ours' ? '1' : '1-baseline' } : {}),
         }),
       );
     }

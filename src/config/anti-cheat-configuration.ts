@@ -2,9 +2,10 @@ import type { Int } from '../common/int';
 import { s } from './config-schema';
 
 /**
- * `results.antiCheat.*` (DECISIONS.md "Anti-cheat"): the open result checks, each with its switch and thresholds.
- * The tolerances were measured on the original client's genuine results (test/fixtures/original-client-results,
- * `npm run anti-cheat:figures` prints the figures) and given a wide margin; SECURITY.md explains each check.
+ * `results.antiCheat.*` (docs/decisions/0016-open-anti-cheat.md): the open result checks, each with its switch and
+ * thresholds. The tolerances were measured on the original client's genuine results
+ * (test/fixtures/original-client-results, `npm run anti-cheat:figures` prints the figures) and given a wide margin;
+ * docs/security.md explains each check.
  */
 export const ANTI_CHEAT_SCHEMA = s.obj({
   // The open checks below; off leaves only the hash check and the operator's registry (AntiCheatRegistry).

@@ -4,10 +4,13 @@ import {
   SubmissionOutcomesService,
   type CheckRate,
 } from '../../modules/results/outcomes/submission-outcomes.service';
+import { ImportModule } from '../../modules/portability/import/import.module';
+import { ReinstateRefusedService } from '../../modules/portability/import/reinstate-refused.service';
 import {
   countReplays,
   QuarantineService,
   type Replayed,
+  type ReplayCount,
 } from '../../modules/results/quarantine/quarantine.service';
 import type {
   RefusedFilter,
@@ -45,6 +48,18 @@ function describeRefused(refused: RefusedResult): string {
   );
 }
 
+function countLines(counts: ReplayCount[]): string[] {
+  return counts.map(
+    (c) =>
+      `${c.check.padEnd(14)} ${String(c.refused).padStart(6)} refused: ${c.wouldAccept} would be accepted, ` +
+      `${c.wouldHold} held for review, ${c.stillRefused} still refused`,
+  );
+}
+
+function passingOf(counts: ReplayCount[]): number {
+  return counts.reduce((n, c) => n + c.wouldAccept + c.wouldHold, 0);
+}
+
 function rateLines(title: string, window: { submissions: number; checks: CheckRate[] }): string[] {
   const lines = [`${title}: ${window.submissions} submissions judged`];
   for (const c of window.checks) {
@@ -80,23 +95,36 @@ export function quarantineCommands(group: Command, cli: CliContext): void {
   withFilterOptions(
     group
       .command('replay')
-      .description("judge the quarantine again with today's thresholds: how many would pass now, per check")
-      .requiredOption('--dry-run', 'only count (reinstating those that pass is `results reinstate`)'),
-  ).action((options: FilterOptions) =>
-    cli.run([ResultsModule], async (app) => {
-      const all: Replayed[] = [];
-      await app.get(QuarantineService).replay(filterOf(options), async (page) => {
-        all.push(...page);
-      });
-      if (all.length === 0) return 'no refused results kept';
-      const counts = countReplays(all);
-      const lines = counts.map(
-        (c) =>
-          `${c.check.padEnd(14)} ${String(c.refused).padStart(6)} refused: ${c.wouldAccept} would be accepted, ` +
-          `${c.wouldHold} held for review, ${c.stillRefused} still refused`,
-      );
-      const passing = counts.reduce((n, c) => n + c.wouldAccept + c.wouldHold, 0);
-      return [...lines, `${passing} of ${all.length} would pass today (dry run: nothing changed)`].join('\n');
+      .description(
+        "judge the quarantine again with today's thresholds and reinstate what passes (as results of their " +
+          'accounts, at the time they were refused; held where today holds them); --dry-run only counts',
+      )
+      .option('--dry-run', 'count, per check, how many would pass today; change nothing'),
+  ).action((options: FilterOptions & { dryRun?: boolean }) =>
+    cli.run([ResultsModule, ImportModule], async (app) => {
+      if (options.dryRun) {
+        const all: Replayed[] = [];
+        await app.get(QuarantineService).replay(filterOf(options), async (page) => {
+          all.push(...page);
+        });
+        if (all.length === 0) return 'no refused results kept';
+        const counts = countReplays(all);
+        return [
+          ...countLines(counts),
+          `${passingOf(counts)} of ${all.length} would pass today (dry run: nothing changed)`,
+        ].join('\n');
+      }
+      const report = await app
+        .get(ReinstateRefusedService)
+        .reinstate(filterOf(options), (done) => cli.io.err(`reinstated ${done} so far ...`));
+      const total = report.counts.reduce((n, c) => n + c.refused, 0);
+      if (total === 0) return 'no refused results kept';
+      return [
+        ...countLines(report.counts),
+        `${report.reinstated} of ${total} reinstated (${passingOf(report.counts)} pass today)`,
+        ...report.rejected.map((r) => `not reinstated ${r.id}: ${r.reason}`),
+        ...report.steps,
+      ].join('\n');
     }),
   );
 

@@ -66,6 +66,14 @@ export interface InboxMail {
   uid: string;
 }
 
+export interface InstanceIdentity {
+  created_at: number;
+  instance_id: string;
+  private_key: string | null;
+  public_key: string | null;
+  singleton: Generated<boolean>;
+}
+
 export interface LeaderboardBestChanges {
   board_id: number;
   id: Generated<number>;
@@ -313,6 +321,13 @@ export interface TestActivity {
   uid: string;
 }
 
+export interface TrustedInstanceKeys {
+  instance_id: string;
+  note: Generated<string>;
+  public_key: string;
+  trusted_at: number;
+}
+
 export interface UserConfigs {
   config: Generated<Json>;
   uid: string;
@@ -371,6 +386,7 @@ export interface DB {
   connections: Connections;
   custom_themes: CustomThemes;
   inbox_mail: InboxMail;
+  instance_identity: InstanceIdentity;
   leaderboard_best_changes: LeaderboardBestChanges;
   leaderboard_bests: LeaderboardBests;
   leaderboard_board_removals: LeaderboardBoardRemovals;
@@ -394,6 +410,7 @@ export interface DB {
   tag_personal_bests: TagPersonalBests;
   tags: Tags;
   test_activity: TestActivity;
+  trusted_instance_keys: TrustedInstanceKeys;
   user_configs: UserConfigs;
   user_permissions: UserPermissions;
   user_quote_ratings: UserQuoteRatings;

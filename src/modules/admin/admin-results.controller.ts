@@ -16,7 +16,7 @@ import { ADMIN_DISABLED } from './admin-messages';
 import { AcceptResultsDto, HeldResultsQueryDto, RejectResultsDto } from './dto/admin-results.dto';
 
 /**
- * The result review queue (DECISIONS.md "Anti-cheat"), named after the original's report routes
+ * The result review queue (docs/decisions/0017-review-queue.md), named after the original's report routes
  * (`/admin/report/accept|reject`): results above their mode's plausibility ceiling wait here, saved but off every
  * board, for a moderator with the admin permission. Same policy as every `/admin/*` route.
  */

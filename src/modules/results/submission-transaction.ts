@@ -12,14 +12,20 @@ import { keyTimingSummary } from './domain/anti-cheat/key-timing-summary';
 import type { HoldReason } from './domain/anti-cheat/review-ceiling';
 import { funboxDifficulties, funboxesAllowPb } from './domain/funbox-rules';
 import { inBotGate, judgeKeyTiming, RESULT_MESSAGES, type Refusal } from './domain/judge';
-import { keyStats, type KeyStats } from './domain/key-stats';
+import type { KeyStats } from './domain/key-stats';
+import { keyTimingStats, storedResultColumns } from './domain/stored-result';
 import { canSetPersonalBest, isNewPersonalBest } from './domain/personal-best';
 import { nextStreak } from './domain/streak';
 import type { CompletedResultDto } from './dto/completed-result.dto';
 import type { ResultExtras, ResultSavedEvent } from './result-hooks';
 import { ResultHooks } from './result-hooks';
 import { ResultReviewsRepository } from './review/result-reviews.repository';
-import { SubmissionRepository, type LockedAccount, type PbBucket } from './submission.repository';
+import {
+  SubmissionRepository,
+  type LockedAccount,
+  type NewResultRow,
+  type PbBucket,
+} from './submission.repository';
 
 const DAY_MS = 86_400_000;
 export const STREAK_BADGE_ID = 14;
@@ -64,6 +70,17 @@ export interface TransactionInput {
   timestamp: number;
   config: ServerConfiguration;
   registry: AntiCheatContext;
+}
+
+/** The JSON columns as the write statement binds them (text; PostgreSQL casts it). */
+function jsonColumns(row: ReturnType<typeof storedResultColumns>): NewResultRow {
+  return {
+    ...row,
+    name: row.name as string,
+    chart_data: row.chart_data === null ? null : JSON.stringify(row.chart_data),
+    key_spacing_stats: row.key_spacing_stats ? JSON.stringify(row.key_spacing_stats) : null,
+    key_duration_stats: row.key_duration_stats ? JSON.stringify(row.key_duration_stats) : null,
+  };
 }
 
 function correctedEverything(result: CompletedResultDto): boolean {
@@ -112,7 +129,7 @@ export class SubmissionTransaction {
     if (!account) throw new AppError(404, MESSAGES.userNotFound);
 
     this.checkSpacing(uid, result, account, timestamp);
-    const keys = { spacing: keyStats(result.keySpacing), duration: keyStats(result.keyDuration) };
+    const keys = keyTimingStats(result);
     const holds = [...input.holds, ...(await this.judgeKeys(result, account, keys, config, input.registry))];
     const hashes = this.rememberHash(uid, result, account, config);
 
@@ -169,7 +186,13 @@ export class SubmissionTransaction {
     };
     await this.repository.applySubmission(trx, {
       uid,
-      result: this.resultRow(uid, resultId, result, timestamp, account, tags, isPb, keys, xp.xp),
+      result: jsonColumns(
+        storedResultColumns(
+          result,
+          { id: resultId, uid, timestamp, name: account.name, tags, isPb, xp: xp.xp },
+          keys,
+        ),
+      ),
       bucket,
       pbRecord,
       heldResultId: held ? resultId : null,
@@ -336,53 +359,5 @@ export class SubmissionTransaction {
     if (await this.repository.hasUnreadBadgeMail(trx, uid, STREAK_BADGE_ID)) return;
     await this.inbox.send(uid, STREAK_BADGE_MAIL, trx);
     this.logger.log({ uid, streak }, 'streak badge mailed');
-  }
-
-  private resultRow(
-    uid: string,
-    id: string,
-    result: CompletedResultDto,
-    timestamp: number,
-    account: LockedAccount,
-    tags: string[],
-    isPb: boolean,
-    keys: { spacing: KeyStats | null; duration: KeyStats | null },
-    xp: number,
-  ) {
-    return {
-      id,
-      uid,
-      timestamp,
-      name: account.name,
-      wpm: result.wpm,
-      raw_wpm: result.rawWpm,
-      acc: result.acc,
-      consistency: result.consistency,
-      key_consistency: result.keyConsistency ?? null,
-      char_stats: result.charStats ?? null,
-      mode: result.mode,
-      mode2: result.mode2,
-      quote_length: result.quoteLength ?? null,
-      language: result.language,
-      difficulty: result.difficulty,
-      punctuation: result.punctuation,
-      numbers: result.numbers,
-      lazy_mode: result.lazyMode,
-      blind_mode: result.blindMode,
-      bailed_out: result.bailedOut,
-      funbox: result.funbox,
-      tags,
-      test_duration: result.testDuration,
-      afk_duration: result.afkDuration,
-      incomplete_test_seconds: result.incompleteTestSeconds,
-      restart_count: result.restartCount,
-      is_pb: isPb,
-      chart_data: result.chartData === undefined ? null : JSON.stringify(result.chartData),
-      key_spacing_stats: keys.spacing ? JSON.stringify(keys.spacing) : null,
-      key_duration_stats: keys.duration ? JSON.stringify(keys.duration) : null,
-      // Board facts: the daily and weekly XP boards are rebuilt from these after a Redis outage.
-      xp,
-      stop_on_letter: result.stopOnLetter,
-    };
   }
 }

@@ -126,6 +126,7 @@ export function probesOf(account: MovedAccount): Record<string, Probe[] | string
     '/metrics': 'the process’s metrics, not a user’s',
     '/configuration': 'the instance’s server configuration, not a user’s',
     '/configuration/schema': 'the schema of the server configuration',
+    '/configuration/instance': 'the instance’s own id and signing key, not a user’s',
     '/psas': 'the instance’s announcements',
     '/quotes/isSubmissionEnabled': 'an instance setting',
     '/quotes/rating':

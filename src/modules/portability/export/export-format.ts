@@ -10,8 +10,9 @@
  *
  * Rules a reader can rely on:
  * - every time is milliseconds since the Unix epoch (UTC), as stored; `exportedAt` too;
- * - a record holds every stored column of its rows (export-storage.ts maps each column to its field), the
- *   owner's uid only once, in the header; `null` means the column is NULL (never left out);
+ * - a record holds every stored column of its rows (the export test holds each column against its field, in
+ *   test/e2e/portability/export-storage.ts), the owner's uid only once, in the header; `null` means the column is
+ *   NULL (never left out);
  * - nothing secret: no ApeKey hash (a key's metadata only: an imported key cannot authenticate), no token, no
  *   result hashes; `OMITTED_COLUMNS` lists every stored column left out and why;
  * - `account.derived` is computed by the exporting instance (premium as it applies now, all-time ranks); an
@@ -265,8 +266,8 @@ export interface ResultData {
 }
 
 /**
- * One of the account's results that the anti-cheat held for review (DECISIONS.md "Anti-cheat"), and what a moderator
- * decided. The moderator is not named (another user's data); their notes (`decisionReason`) are the review's.
+ * One of the account's results that the anti-cheat held for review (docs/decisions/0017-review-queue.md), and what a
+ * moderator decided. The moderator is not named (another user's data); their notes (`decisionReason`) are the review's.
  */
 export interface ResultReviewData {
   resultId: string;

@@ -34,7 +34,7 @@ import { resultLine } from './result-line';
  * read meanwhile, a few pages at most are in memory). Smaller pages leave PostgreSQL idle between fetches: 500 gave about
  * 50,000 records/s where 2,000 gives 60,000 or more on the 2-core bench machine.
  */
-export const RESULTS_PAGE = 2_000;
+const RESULTS_PAGE = 2_000;
 /** Cursor pages requested before they are needed (memory: these plus the one being sent). */
 const PAGES_AHEAD = 2;
 

@@ -22,8 +22,8 @@ import type { UserRow } from './export.repository';
 
 /**
  * Record builders: one stored row (snake_case, as the snapshot reads it) to its record's data (export-format.ts).
- * Pure functions; objects are built as literals (DEVELOPMENT.md "Performance habits": the result builder runs once
- * per result of the history).
+ * Pure functions; objects are built as literals (docs/DEVELOPMENT.md "Performance habits": the result builder runs
+ * once per result of the history).
  */
 
 export function accountData(
@@ -66,7 +66,7 @@ export function accountData(
   };
 }
 
-export function personalBestData(row: PersonalBestRow): PersonalBestData {
+function personalBestData(row: PersonalBestRow): PersonalBestData {
   return {
     mode: row.mode,
     mode2: row.mode2,

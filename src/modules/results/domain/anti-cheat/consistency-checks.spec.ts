@@ -130,6 +130,23 @@ describe('consistency checks: what genuine clients send that looks odd', () => {
       expect(verdict(fitting)).toBe('463 keyCount');
     });
 
+    it('counts characters otherwise: a Korean syllable left wrong is up to three incorrect jamo for one insert', () => {
+      const body = typed('time', '60', 60);
+      const [correct, incorrect, extra, missed] = body.charStats as number[];
+      // Wrong jamo left where the client saw a few wrong inserts: acc stays what those inserts make.
+      const charTotal = (body.charTotal as number) + 30;
+      const korean = {
+        ...body,
+        language: 'korean',
+        charStats: [correct!, incorrect! + 30, extra!, missed!],
+        charTotal,
+        rawWpm: roundTo2((charTotal * 12) / body.testDuration),
+        acc: 99.5,
+      };
+      expect(verdict(korean)).toBe('pass');
+      expect(verdict({ ...korean, language: 'english' })).toBe('463 accuracy');
+    });
+
     it('a malformed pattern in the configuration matches nothing', () => {
       const config = configWith((c) => (c.composedInputLanguages = ['(unclosed', 'english']));
       expect(isComposedInput('english', config)).toBe(true);

@@ -148,7 +148,9 @@ export function accuracyCheck({ result, figures, config, composed }: Consistency
   const allowance = chart ? unchartedAllowance(result.rawWpm, chart.unchartedSeconds) : 0;
 
   let fromChars: Finding | null = null;
-  const wrong = Math.max(chars.incorrect, chars.extra);
+  // An input method's language counts characters otherwise: Korean words are compared as jamo, so one wrong syllable
+  // is up to three `incorrect` characters for one wrong insert. The bound holds only for one insert per character.
+  const wrong = composed ? 0 : Math.max(chars.incorrect, chars.extra);
   if (wrong > 0) {
     // The most inserts the test can have held: the chart's count is exact but for its uncharted end; without a chart,
     // the key presses and the characters left are the best figure (such a result is held for review anyway).
