@@ -19,6 +19,7 @@ import { QuietBootLogger } from './infra/logging/quiet-boot-logger';
 import { requestIdOf } from './infra/logging/request-id';
 import { startMetricsServer } from './modules/status/metrics-server';
 import { MetricsService } from './modules/status/metrics.service';
+import { configureTribe } from './modules/tribe/tribe-io.adapter';
 
 /** The API contract version clients compare against (the original platform's value, so its clients keep working). */
 export const COMPATIBILITY_CHECK = 5;
@@ -341,7 +342,10 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     await configureSecurityHeaders(app, env);
     await configureDocs(app, env);
     await configureMetrics(app, env);
+    // The Tribe socket server shares the API's HTTP server; the gateways attach to it during init.
+    const tribe = configureTribe(app, env);
     await app.init();
+    await tribe.listenOwnPort();
     await app.getHttpAdapter().getInstance().ready();
     return app;
   } catch (e) {

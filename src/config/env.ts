@@ -64,6 +64,12 @@ export interface AppEnv extends RedisSecurity {
   metrics: { port?: number; host: string; token?: string };
   /** Swagger UI and the OpenAPI document at `/docs`. */
   docsEnabled: boolean;
+  /**
+   * Tribe (multiplayer): the socket server is always on the API port (`/socket.io`); `port` adds a listener of its own
+   * (`TRIBE_PORT`, on `host`), for a client built to expect a separate address. `timings` shortens the room timers in
+   * tests and the benchmark (never read from the environment).
+   */
+  tribe: { port?: number; timings?: Record<string, number> };
 }
 
 export interface RedisNode {
@@ -147,6 +153,18 @@ function metricsToken(src: Source): string | undefined {
   return token;
 }
 
+/** `TRIBE_PORT`: a port of its own for the Tribe socket server, different from the API's and the metrics'. */
+function tribePort(src: Source, port: number, metricsPort: number | undefined): number | undefined {
+  const raw = str(src, 'TRIBE_PORT');
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 65535)
+    throw new EnvError(`TRIBE_PORT must be an integer from 1 to 65535 (got "${raw}")`);
+  if (n === port) throw new EnvError(`TRIBE_PORT must differ from PORT (both are ${n})`);
+  if (n === metricsPort) throw new EnvError(`TRIBE_PORT must differ from METRICS_PORT (both are ${n})`);
+  return n;
+}
+
 function rateLimitOverrides(src: Source): AppEnv['rateLimit']['overrides'] {
   const raw = str(src, 'RATE_LIMIT_OVERRIDES');
   if (raw === undefined) return {};
@@ -224,9 +242,11 @@ export function loadEnv(src: Source = process.env, defaults: Partial<AppEnv> = {
 
   const cors = corsOrigins(src);
   const host = str(src, 'HOST') ?? defaults.host ?? '127.0.0.1';
+  const port = int(src, 'PORT', defaults.port ?? 5005, 0);
+  const metricsPort = src.METRICS_PORT ? int(src, 'METRICS_PORT', 0, 0) : defaults.metrics?.port;
   return {
     mode,
-    port: int(src, 'PORT', defaults.port ?? 5005, 0),
+    port,
     host,
     databaseUrl: databaseUrl as string,
     databasePoolMax: int(src, 'DATABASE_POOL_MAX', defaults.databasePoolMax ?? 20, 1),
@@ -294,11 +314,15 @@ export function loadEnv(src: Source = process.env, defaults: Partial<AppEnv> = {
     },
     jobsEnabled: bool(src, 'JOBS_ENABLED', defaults.jobsEnabled ?? true),
     metrics: {
-      port: src.METRICS_PORT ? int(src, 'METRICS_PORT', 0, 0) : defaults.metrics?.port,
+      port: metricsPort,
       host: str(src, 'METRICS_HOST') ?? defaults.metrics?.host ?? host,
       token: metricsToken(src) ?? defaults.metrics?.token,
     },
     docsEnabled: bool(src, 'DOCS_ENABLED', defaults.docsEnabled ?? true),
+    tribe: {
+      port: tribePort(src, port, metricsPort) ?? defaults.tribe?.port,
+      ...(defaults.tribe?.timings ? { timings: defaults.tribe.timings } : {}),
+    },
   };
 }
 
