@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { io, type Socket } from 'socket.io-client';
 import type { TribeTimings } from '../../../src/modules/tribe/domain/limits';
 import { openedByTest } from '../../support/file-resources';
+import { clientRoomConfig } from '../../support/tribe-client-config';
 import { createTestApp, type TestApp, type TestAppOptions } from '../../support/test-app';
 
 export type Client = Socket;
@@ -120,35 +121,7 @@ export async function ask<T = unknown>(socket: Client, event: string, ...args: u
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The config the client sends with `room_create` (its defaults: time 30, english). */
+/** The config the client sends with `room_create`: words 10 by default here, so a test race is short. */
 export function roomConfig(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    punctuation: false,
-    numbers: false,
-    words: 10,
-    time: 30,
-    mode: 'words',
-    quoteLength: [1],
-    language: 'english',
-    difficulty: 'normal',
-    minWpm: 'off',
-    minWpmCustomSpeed: 100,
-    minAcc: 'off',
-    minAccCustom: 90,
-    minBurst: 'off',
-    minBurstCustomSpeed: 100,
-    funbox: [],
-    customLayoutfluid: ['qwerty', 'dvorak', 'colemak'],
-    customPolyglot: ['english', 'spanish'],
-    strictSpace: false,
-    stopOnError: 'off',
-    lazyMode: false,
-    customText: {
-      text: ['The', 'quick', 'brown', 'fox'],
-      mode: 'repeat',
-      pipeDelimiter: false,
-      limit: { mode: 'word', value: 4 },
-    },
-    ...overrides,
-  };
+  return clientRoomConfig({ mode: 'words', words: 10, ...overrides });
 }
