@@ -55,11 +55,14 @@ export class Clients {
   private readonly open = new Set<Client>();
   private readonly closed = openedByTest('Tribe clients (Clients)', async () => this.closeAll());
 
-  /** Connects and waits for the connection (or its refusal: the promise rejects with the server's message). */
+  /**
+   * Connects and waits until the server said which name the player goes by (its first message), or rejects with the
+   * server's refusal.
+   */
   async connect(url: string, options: ConnectOptions = {}): Promise<Client> {
     const socket = this.socket(url, options);
     await new Promise<void>((resolve, reject) => {
-      socket.once('connect', () => resolve());
+      socket.once('user_update_name', () => resolve());
       socket.once('connect_error', (e) => reject(e));
     });
     return socket;
@@ -78,9 +81,20 @@ export class Clients {
     return socket;
   }
 
-  async closeAll(): Promise<void> {
+  /**
+   * Disconnects every client so far and gives the server a moment to see it (the file goes on; each address may hold
+   * only so many connections).
+   */
+  async disconnectAll(): Promise<void> {
+    const any = this.open.size > 0;
     for (const socket of this.open) socket.disconnect();
     this.open.clear();
+    if (any) await sleep(150);
+  }
+
+  /** Disconnects every client, for good (`afterAll`). */
+  async closeAll(): Promise<void> {
+    await this.disconnectAll();
     this.closed();
   }
 }

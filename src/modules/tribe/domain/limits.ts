@@ -27,8 +27,8 @@ export const TRIBE_LIMITS = {
   maxWpm: 420,
   /** Socket.io message size: a room config with the largest custom text fits, with room to spare. */
   maxMessageBytes: 256 * 1024,
-  /** Open connections per client address, per replica. */
-  connectionsPerAddress: 20,
+  /** Open connections per client address, per replica (a classroom behind one address races too). */
+  connectionsPerAddress: 30,
   /** Open connections per replica; past it a replica refuses new ones (the HTTP API keeps its share of the CPU). */
   connectionsPerReplica: 10_000,
   /** Events waiting per connection; past it new ones are dropped (a client that floods waits for nobody). */
