@@ -37,6 +37,7 @@ export class TribeReplicaService implements OnApplicationBootstrap, OnModuleDest
   private polling: Promise<void> | null = null;
   private stopped = false;
   private beaten = false;
+  private registering: Promise<void> | null = null;
   private lastWarning = 0;
 
   constructor(
@@ -112,8 +113,13 @@ export class TribeReplicaService implements OnApplicationBootstrap, OnModuleDest
    */
   private async heartbeat(): Promise<void> {
     if (!(await this.enabled())) return;
-    const now = Date.now();
-    const absent = await this.presence.heartbeat(this.hub.replicaId, now);
+    await this.beat();
+    const { dead } = await this.presence.replicas(Date.now() - this.timings.deadAfterMs);
+    for (const replica of dead) await this.cleanUpAfter(replica);
+  }
+
+  private async beat(): Promise<void> {
+    const absent = await this.presence.heartbeat(this.hub.replicaId, Date.now());
     if (absent && this.beaten) {
       this.logger.warn(
         { replica: this.hub.replicaId },
@@ -122,8 +128,16 @@ export class TribeReplicaService implements OnApplicationBootstrap, OnModuleDest
       for (const socket of this.hub.localSockets()) socket.disconnect(true);
     }
     this.beaten = true;
-    const { dead } = await this.presence.replicas(now - this.timings.deadAfterMs);
-    for (const replica of dead) await this.cleanUpAfter(replica);
+  }
+
+  /**
+   * The replica's first heartbeat, before it takes its first connection: a replica that died before its first
+   * periodic beat would otherwise leave players that no other replica knows to clean up.
+   */
+  async ensureRegistered(): Promise<void> {
+    if (this.beaten) return;
+    this.registering ??= this.beat().finally(() => (this.registering = null));
+    await this.registering;
   }
 
   private async cleanUpAfter(replica: string): Promise<void> {

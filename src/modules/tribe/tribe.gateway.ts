@@ -26,6 +26,7 @@ import {
 import { DISABLED, notify, OK, refused, TribeEventRunner, UNAVAILABLE, type Ack } from './tribe-events';
 import { TribeHub } from './tribe-hub';
 import { TribeIdentityService, TribeRefusal } from './tribe-identity.service';
+import { TribeReplicaService } from './tribe-replica.service';
 import { TribeSessionService } from './tribe-session.service';
 import { TribeStatsService, type SystemStats } from './tribe-stats.service';
 
@@ -47,6 +48,7 @@ export class TribeGateway implements OnGatewayInit, OnGatewayConnection, OnGatew
     private readonly events: TribeEventRunner,
     private readonly configuration: ServerConfigurationService,
     private readonly readiness: ReadinessService,
+    private readonly replica: TribeReplicaService,
     @Inject(APP_ENV) private readonly env: AppEnv,
   ) {
     this.limits = {
@@ -75,6 +77,7 @@ export class TribeGateway implements OnGatewayInit, OnGatewayConnection, OnGatew
   private async admit(socket: TribeSocket): Promise<void> {
     if (this.readiness.isDraining) throw new TribeRefusal('Server is restarting, please reconnect');
     if ((await this.configuration.get()).tribe.mode === 'disabled') throw new TribeRefusal(DISABLED);
+    await this.replica.ensureRegistered();
     const id = newPlayerId();
     const address = clientAddress(socket.request, this.env.trustProxy);
     const identity = await this.identities.identify(

@@ -226,8 +226,8 @@ describe('Tribe connections', () => {
       socket.auth = { token: value };
       socket.disconnect().connect();
       await expect(
-        new Promise((resolve, reject) => {
-          socket.once('connect', resolve);
+        new Promise<void>((resolve, reject) => {
+          socket.once('connect', () => resolve());
           socket.once('connect_error', reject);
         }),
       ).rejects.toThrow(message);
