@@ -1,4 +1,4 @@
-import { ConnectedSocket, MessageBody, SubscribeMessage, WebSocketGateway } from '@nestjs/websockets';
+import { ConnectedSocket, SubscribeMessage, WebSocketGateway } from '@nestjs/websockets';
 import type { Checked } from './domain/room-config';
 import { newSeed } from './domain/ids';
 import * as payloads from './domain/payloads';
@@ -6,6 +6,7 @@ import type { PublicRoom } from './domain/room';
 import type { Command } from './domain/room-machine';
 import type { TribeEventClass, TribeSocket } from './tribe-connection';
 import { notify, OK, refused, TribeEventRunner, type Ack } from './tribe-events';
+import { EventPayload } from './event-payload.decorator';
 import { TribeRoomService } from './tribe-room.service';
 import { TribeSessionService, type JoinAnswer } from './tribe-session.service';
 
@@ -62,7 +63,7 @@ export class TribeRoomGateway {
   @SubscribeMessage('room_get_public_rooms')
   publicRooms(
     @ConnectedSocket() socket: TribeSocket,
-    @MessageBody() payload: unknown,
+    @EventPayload() payload: unknown,
   ): Promise<{ rooms: PublicRoom[] } & Partial<Ack>> {
     return this.events.run(
       socket,
@@ -78,7 +79,7 @@ export class TribeRoomGateway {
   }
 
   @SubscribeMessage('room_join')
-  join(@ConnectedSocket() socket: TribeSocket, @MessageBody() payload: unknown): Promise<JoinAnswer | Ack> {
+  join(@ConnectedSocket() socket: TribeSocket, @EventPayload() payload: unknown): Promise<JoinAnswer | Ack> {
     return this.events.run<JoinAnswer | Ack>(
       socket,
       'room_join',
@@ -104,7 +105,7 @@ export class TribeRoomGateway {
   }
 
   @SubscribeMessage('room_create')
-  create(@ConnectedSocket() socket: TribeSocket, @MessageBody() payload: unknown): Promise<Ack> {
+  create(@ConnectedSocket() socket: TribeSocket, @EventPayload() payload: unknown): Promise<Ack> {
     return this.events.run(
       socket,
       'room_create',
@@ -146,7 +147,7 @@ export class TribeRoomGateway {
   }
 
   @SubscribeMessage('room_update_name')
-  rename(@ConnectedSocket() socket: TribeSocket, @MessageBody() payload: unknown): Promise<Ack> {
+  rename(@ConnectedSocket() socket: TribeSocket, @EventPayload() payload: unknown): Promise<Ack> {
     return this.command(
       socket,
       'room_update_name',
@@ -169,7 +170,7 @@ export class TribeRoomGateway {
   }
 
   @SubscribeMessage('room_give_leader')
-  giveLeader(@ConnectedSocket() socket: TribeSocket, @MessageBody() payload: unknown): Promise<Ack> {
+  giveLeader(@ConnectedSocket() socket: TribeSocket, @EventPayload() payload: unknown): Promise<Ack> {
     return this.command(
       socket,
       'room_give_leader',
@@ -180,7 +181,7 @@ export class TribeRoomGateway {
   }
 
   @SubscribeMessage('room_ban_user')
-  ban(@ConnectedSocket() socket: TribeSocket, @MessageBody() payload: unknown): Promise<Ack> {
+  ban(@ConnectedSocket() socket: TribeSocket, @EventPayload() payload: unknown): Promise<Ack> {
     return this.command(
       socket,
       'room_ban_user',
@@ -191,7 +192,7 @@ export class TribeRoomGateway {
   }
 
   @SubscribeMessage('room_update_config')
-  updateConfig(@ConnectedSocket() socket: TribeSocket, @MessageBody() payload: unknown): Promise<Ack> {
+  updateConfig(@ConnectedSocket() socket: TribeSocket, @EventPayload() payload: unknown): Promise<Ack> {
     return this.command(
       socket,
       'room_update_config',
@@ -214,7 +215,7 @@ export class TribeRoomGateway {
   }
 
   @SubscribeMessage('room_afk_update')
-  afk(@ConnectedSocket() socket: TribeSocket, @MessageBody() payload: unknown): Promise<Ack> {
+  afk(@ConnectedSocket() socket: TribeSocket, @EventPayload() payload: unknown): Promise<Ack> {
     return this.command(
       socket,
       'room_afk_update',
@@ -225,7 +226,7 @@ export class TribeRoomGateway {
   }
 
   @SubscribeMessage('room_chatting_update')
-  chatting(@ConnectedSocket() socket: TribeSocket, @MessageBody() payload: unknown): Promise<Ack> {
+  chatting(@ConnectedSocket() socket: TribeSocket, @EventPayload() payload: unknown): Promise<Ack> {
     return this.command(
       socket,
       'room_chatting_update',
@@ -236,7 +237,7 @@ export class TribeRoomGateway {
   }
 
   @SubscribeMessage('room_chat_message')
-  chat(@ConnectedSocket() socket: TribeSocket, @MessageBody() payload: unknown): Promise<Ack> {
+  chat(@ConnectedSocket() socket: TribeSocket, @EventPayload() payload: unknown): Promise<Ack> {
     return this.command(
       socket,
       'room_chat_message',
@@ -256,7 +257,7 @@ export class TribeRoomGateway {
   }
 
   @SubscribeMessage('room_result')
-  result(@ConnectedSocket() socket: TribeSocket, @MessageBody() payload: unknown): Promise<Ack> {
+  result(@ConnectedSocket() socket: TribeSocket, @EventPayload() payload: unknown): Promise<Ack> {
     return this.command(
       socket,
       'room_result',
@@ -276,7 +277,7 @@ export class TribeRoomGateway {
 
   /** A racer's live figures: kept as its last progress; the room's tick relays everyone's. */
   @SubscribeMessage('room_progress_update')
-  progress(@ConnectedSocket() socket: TribeSocket, @MessageBody() payload: unknown): Promise<Ack> {
+  progress(@ConnectedSocket() socket: TribeSocket, @EventPayload() payload: unknown): Promise<Ack> {
     return this.events.run(
       socket,
       'room_progress_update',

@@ -1,7 +1,6 @@
 import { Inject, Logger } from '@nestjs/common';
 import {
   ConnectedSocket,
-  MessageBody,
   SubscribeMessage,
   WebSocketGateway,
   type OnGatewayConnection,
@@ -24,6 +23,7 @@ import {
   type TribeSocket,
 } from './tribe-connection';
 import { DISABLED, notify, OK, refused, TribeEventRunner, UNAVAILABLE, type Ack } from './tribe-events';
+import { EventPayload } from './event-payload.decorator';
 import { TribeHub } from './tribe-hub';
 import { TribeIdentityService, TribeRefusal } from './tribe-identity.service';
 import { TribeReplicaService } from './tribe-replica.service';
@@ -122,7 +122,7 @@ export class TribeGateway implements OnGatewayInit, OnGatewayConnection, OnGatew
   }
 
   @SubscribeMessage('system_version_check')
-  versionCheck(@ConnectedSocket() socket: TribeSocket, @MessageBody() payload: unknown): Promise<unknown> {
+  versionCheck(@ConnectedSocket() socket: TribeSocket, @EventPayload() payload: unknown): Promise<unknown> {
     return this.events.run(
       socket,
       'system_version_check',
@@ -148,7 +148,7 @@ export class TribeGateway implements OnGatewayInit, OnGatewayConnection, OnGatew
   }
 
   @SubscribeMessage('user_set_name')
-  setName(@ConnectedSocket() socket: TribeSocket, @MessageBody() payload: unknown): Promise<Ack> {
+  setName(@ConnectedSocket() socket: TribeSocket, @EventPayload() payload: unknown): Promise<Ack> {
     return this.events.run(
       socket,
       'user_set_name',
