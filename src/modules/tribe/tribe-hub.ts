@@ -23,6 +23,8 @@ export class TribeHub {
   onRemoved: (socket: TribeSocket, roomId: string) => void = () => undefined;
   /** Closes every connection of this replica and refuses new ones (set by the socket adapter). */
   closeTransport: () => void = () => undefined;
+  /** Joins the replicas' shared rooms through Redis, once Tribe is on (set by the socket adapter). */
+  activateTransport: () => void = () => undefined;
 
   attach(server: TribeServer): void {
     this.server = server;

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server as HttpServer } from 'node:http';
-import type { INestApplication } from '@nestjs/common';
+import { Logger, type INestApplication } from '@nestjs/common';
 import { IoAdapter } from '@nestjs/platform-socket.io';
 import { createShardedAdapter } from '@socket.io/redis-adapter';
 import type { Cluster, default as IORedis } from 'ioredis';
@@ -13,6 +13,25 @@ import type { TribeServer } from './tribe-connection';
 import { TribeHub } from './tribe-hub';
 
 type Engine = Server['engine'];
+
+/**
+ * The adapter calls some of its client's commands without handling their failure (a subscription while a Redis
+ * node is down): an unhandled rejection would end the process. Those failures are logged here instead; the client
+ * subscribes again by itself once it reconnects.
+ */
+function handleRejections(client: Redis, methods: string[], logger: Logger): void {
+  const commands = client as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  for (const method of methods) {
+    const original = commands[method]!.bind(client);
+    commands[method] = (...args: unknown[]) => {
+      const pending = original(...args);
+      pending.catch((e: Error) =>
+        logger.warn({ command: method, err: e.message }, 'Redis subscription failed'),
+      );
+      return pending;
+    };
+  }
+}
 
 /**
  * Pub/sub channels are not per database or key prefix: two deployments sharing a Redis (or a Redis Cluster, or two
@@ -44,6 +63,7 @@ export class TribeIoAdapter extends IoAdapter {
   private pub: Redis | null = null;
   private sub: Redis | null = null;
   private closed = false;
+  private readonly transportLog = new Logger('TribeTransport');
 
   constructor(
     private readonly app: INestApplication,
@@ -77,12 +97,25 @@ export class TribeIoAdapter extends IoAdapter {
       io.attach(this.ownListener);
       this.watch(io.engine);
     }
+    const hub = this.app.get(TribeHub);
+    hub.closeTransport = () => this.closeTransport(io);
+    hub.activateTransport = () => this.activate(io);
+    return io;
+  }
+
+  /**
+   * Shares the server's rooms with the other replicas (Redis sharded pub/sub), once Tribe is turned on: an
+   * application that never serves Tribe (the default) opens no connections for it. Called before the first
+   * connection is admitted and before the first room timer runs, so no socket ever sits in the in-memory adapter.
+   */
+  private activate(io: TribeServer): void {
+    if (this.pub || this.closed) return;
     const target = redisTargetOf({ ...this.env, redisKeyPrefix: '' });
-    const options2 = {
+    const clientOptions = {
       commandTimeoutMs: this.env.redisCommandTimeoutMs,
       connectTimeoutMs: this.env.redisConnectTimeoutMs,
     };
-    this.pub = createRedis(target, options2);
+    this.pub = createRedis(target, clientOptions);
     // The adapter sends its (un)subscriptions without waiting for them: without auto-pipelining they go out in order,
     // so the QUIT at close comes after them instead of failing them.
     this.sub =
@@ -90,14 +123,13 @@ export class TribeIoAdapter extends IoAdapter {
         ? (this.pub as Cluster).duplicate(undefined, { shardedSubscribers: true })
         : (this.pub as IORedis).duplicate({ enableAutoPipelining: false });
     this.sub.on('error', () => undefined);
+    handleRejections(this.sub, ['ssubscribe', 'sunsubscribe'], this.transportLog);
     io.adapter(
       createShardedAdapter(this.pub, this.sub, {
         channelPrefix: channelPrefix(this.env),
         subscriptionMode: 'dynamic',
       }),
     );
-    this.app.get(TribeHub).closeTransport = () => this.closeTransport(io);
-    return io;
   }
 
   /** Starts the `TRIBE_PORT` listener, if any (its failure to bind fails the start). */
@@ -152,7 +184,7 @@ export class TribeIoAdapter extends IoAdapter {
 
   override async close(server: TribeServer): Promise<void> {
     this.closeTransport(server);
-    await server.of('/').adapter.close?.();
+    if (this.pub) await Promise.resolve(server.of('/').adapter.close?.()).catch(() => undefined);
     const listener = this.ownListener;
     if (listener?.listening) await new Promise<void>((resolve) => listener.close(() => resolve()));
     await Promise.all([this.sub, this.pub].map((client) => client?.quit().catch(() => client.disconnect())));

@@ -87,6 +87,8 @@ export class TribeReplicaService implements OnApplicationBootstrap, OnModuleDest
 
   private async claimDue(): Promise<void> {
     if (!(await this.enabled())) return;
+    // A replica with no player yet still runs other replicas' rooms' timers: its emits must reach them.
+    await this.ensureRegistered();
     for (;;) {
       const now = Date.now();
       const lease = now + this.timings.timerLeaseMs;
@@ -136,6 +138,7 @@ export class TribeReplicaService implements OnApplicationBootstrap, OnModuleDest
    */
   async ensureRegistered(): Promise<void> {
     if (this.beaten) return;
+    this.hub.activateTransport();
     this.registering ??= this.beat().finally(() => (this.registering = null));
     await this.registering;
   }
