@@ -5,8 +5,12 @@ import type { TribeServer, TribeSocket } from './tribe-connection';
 
 /** The server-side event another replica gets when a player it holds was taken out of a room elsewhere. */
 const REMOVED = 'tribe:removed';
-/** How long a `room_config_changed` waits for the clients' answers (nothing depends on them). */
-const CONFIG_ACK_TIMEOUT_MS = 10_000;
+/**
+ * How long a `room_config_changed` waits for the clients' answers. Nothing depends on them (the client's handler
+ * calls back, and would fail without a callback to call); a late answer is ignored. Short, because socket.io keeps
+ * the wait's timer even past the server's close.
+ */
+const CONFIG_ACK_TIMEOUT_MS = 2_000;
 
 /**
  * This replica's end of the socket server: emits to rooms and players wherever they are connected (through the

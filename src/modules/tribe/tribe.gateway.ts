@@ -78,6 +78,9 @@ export class TribeGateway implements OnGatewayInit, OnGatewayConnection, OnGatew
     if (this.readiness.isDraining) throw new TribeRefusal('Server is restarting, please reconnect');
     if ((await this.configuration.get()).tribe.mode === 'disabled') throw new TribeRefusal(DISABLED);
     await this.replica.ensureRegistered();
+    // The socket object was made before the middlewares ran, with the namespace's adapter of that moment: if the first
+    // connection is what turned the shared (Redis) adapter on, it must use that one, not the in-memory one it was given.
+    (socket as unknown as { adapter: unknown }).adapter = socket.nsp.adapter;
     const id = newPlayerId();
     const address = clientAddress(socket.request, this.env.trustProxy);
     const identity = await this.identities.identify(

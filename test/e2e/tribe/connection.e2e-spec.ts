@@ -71,6 +71,28 @@ describe('Tribe connections', () => {
       }
     });
 
+    it('serves its very first connection through the shared adapter that connection turned on', async () => {
+      // Timers and heartbeats far apart: the first connection, not a background loop, turns the Redis adapter on
+      // (the socket object is made before the middleware that does it).
+      const fresh = await createTribeApp({
+        stores: t.stores,
+        timings: { schedulerPollMs: 600_000, heartbeatMs: 600_000, housekeepingMs: 600_000 },
+      });
+      try {
+        const first = await clients.connect(fresh.url, { name: 'first' });
+        const joined = next<{ room: { id: string } }>(first, 'room_joined');
+        first.emit('room_create', { config: roomConfig() });
+        const { room } = await joined;
+        // And the room is shared with the other replica.
+        const other = await clients.connect(t.url, { name: 'other' });
+        const seen = next(first, 'room_player_joined');
+        await ask(other, 'room_join', { roomId: room.id });
+        expect(await seen).toMatchObject({ user: { name: 'other' } });
+      } finally {
+        await fresh.close();
+      }
+    });
+
     it('listens on TRIBE_PORT as well, sharing the same rooms', async () => {
       const onApiPort = await clients.connect(t.url, { name: 'api_port' });
       const onOwnPort = await clients.connect(`http://127.0.0.1:${tribePort}`, { name: 'own_port' });
