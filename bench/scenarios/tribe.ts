@@ -216,9 +216,10 @@ export async function tribeScenario(context: BenchContext, options: TribeOptions
       postgresCpuMsPerRequest: null,
     };
     const note =
-      `${players.length} connections (${perReplica.join(' on A, ')} on B); requests/s = progress updates in; ` +
-      `p50/p99 = a player's update seen by the others (${progressLatency.length} samples; waits for the next ` +
-      `500 ms tick by design); chat relayed p50 ${percentile(chatLatency, 0.5).toFixed(1)} / p99 ` +
+      `${players.length} connections (${perReplica.join(' on A, ')} on B); requests/s = progress updates in, CPU ` +
+      `and RSS over ${windowSeconds} s of races alone; p50/p99 = a player's update seen by the others ` +
+      `(${progressLatency.length} samples; the client sends it in answer to a tick and the others see it at the next ` +
+      `one, so one 500 ms period is the protocol's); chat relayed p50 ${percentile(chatLatency, 0.5).toFixed(1)} / p99 ` +
       `${percentile(chatLatency, 0.99).toFixed(1)} ms (${chatLatency.length}); tick gaps p50 ` +
       `${percentile(tickGaps, 0.5).toFixed(0)} / p99 ${percentile(tickGaps, 0.99).toFixed(0)} ms; per connection: ` +
       perConnection

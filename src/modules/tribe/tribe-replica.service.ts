@@ -93,16 +93,16 @@ export class TribeReplicaService implements OnApplicationBootstrap, OnModuleDest
       const now = Date.now();
       const lease = now + this.timings.timerLeaseMs;
       const entries = await this.schedule.claim(now, lease, CLAIM_BATCH);
-      await Promise.all(entries.map((entry) => this.runEntry(entry, lease)));
+      await Promise.all(entries.map(({ entry, due }) => this.runEntry(entry, due, lease)));
       if (entries.length < CLAIM_BATCH || this.stopped) return;
     }
   }
 
-  private async runEntry(entry: ScheduleEntry, lease: number): Promise<void> {
+  private async runEntry(entry: ScheduleEntry, due: number, lease: number): Promise<void> {
     const roomId = entry.slice(2);
     try {
       if (entry.startsWith('s:')) await this.rooms.runTimer(roomId, lease);
-      else await this.rooms.runTick(roomId, lease);
+      else await this.rooms.runTick(roomId, due, lease);
     } catch (e) {
       // Left claimed: it comes due again when the lease ends.
       this.warn(`room ${roomId}: timer failed`, e);

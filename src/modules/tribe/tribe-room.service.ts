@@ -116,14 +116,18 @@ export class TribeRoomService {
    * A claimed progress tick: while the race runs, every member gets the racers' last figures (and the clients
    * answer with their own); before the race the ticks wait, after it they stop.
    */
-  async runTick(roomId: string, lease: number): Promise<void> {
+  async runTick(roomId: string, due: number, lease: number): Promise<void> {
     const room = await this.rooms.loadState(roomId);
     if (!room) return this.schedule.settle(ticksEntry(roomId), lease, null);
     const now = Date.now();
     if (RACE_ACTIVE.includes(room.state)) {
       const latest = await this.rooms.progress(roomId);
       this.hub.emit(roomId, { room: true }, 'room_progress_update', progressBroadcast(room, latest));
-      return this.schedule.settle(ticksEntry(roomId), lease, now + room.updateRate);
+      // From when it was due, so the period holds whatever the polling adds; a tick late by less than a period comes
+      // at once, one late by more (a replica died holding it) is not repeated to catch up.
+      const next = due + room.updateRate;
+      const at = next >= now ? next : next >= now - room.updateRate ? now : now + room.updateRate;
+      return this.schedule.settle(ticksEntry(roomId), lease, at);
     }
     const waiting = room.state === 'RACE_INIT' || room.state === 'RACE_COUNTDOWN';
     return this.schedule.settle(ticksEntry(roomId), lease, waiting ? now + room.updateRate : null);

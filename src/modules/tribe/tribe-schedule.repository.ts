@@ -21,13 +21,17 @@ export class TribeScheduleRepository {
     await this.redis.zadd(redisKeys.tribeIndex().schedule, at, entry);
   }
 
-  async claim(now: number, leaseUntil: number, limit: number): Promise<ScheduleEntry[]> {
-    return (await this.redis.tribeScheduleClaim(
-      redisKeys.tribeIndex().schedule,
-      now,
-      leaseUntil,
-      limit,
-    )) as ScheduleEntry[];
+  /** The due entries (at most `limit`), each with when it was due, claimed until `leaseUntil`. */
+  async claim(
+    now: number,
+    leaseUntil: number,
+    limit: number,
+  ): Promise<{ entry: ScheduleEntry; due: number }[]> {
+    const flat = await this.redis.tribeScheduleClaim(redisKeys.tribeIndex().schedule, now, leaseUntil, limit);
+    const claimed: { entry: ScheduleEntry; due: number }[] = [];
+    for (let i = 0; i + 1 < flat.length; i += 2)
+      claimed.push({ entry: flat[i] as ScheduleEntry, due: Number(flat[i + 1]) });
+    return claimed;
   }
 
   /** Reschedules (`next`) or drops (null) a claimed entry, unless someone rescheduled it since the claim. */

@@ -78,14 +78,15 @@ return 1
  * KEYS[1] the schedule of room timers (sorted set, score: when due); ARGV[1] now, ARGV[2] the lease's end, ARGV[3]
  * how many at most. Claims the due entries: each is pushed to the lease's end, so no other replica takes it before
  * then. The claimant settles it (`tribeScheduleSettle`); if it dies first, the entry comes due again after the lease.
+ * Returns entry, due time, entry, due time, ... (a periodic tick keeps its cadence from the time it was due).
  */
 export const TRIBE_SCHEDULE_CLAIM: RedisScript = {
   name: 'tribeScheduleClaim',
   numberOfKeys: 1,
   lua: `
-local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
-for _, member in ipairs(due) do
-  redis.call('ZADD', KEYS[1], ARGV[2], member)
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[3]))
+for i = 1, #due, 2 do
+  redis.call('ZADD', KEYS[1], ARGV[2], due[i])
 end
 return due
 `,
