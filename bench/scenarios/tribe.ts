@@ -227,7 +227,8 @@ export async function tribeScenario(context: BenchContext, options: TribeOptions
           (c, i) =>
             `${i === 0 ? 'A' : 'B'} ${c.cpuMsPerSecond.toFixed(2)} CPU ms/s, ${c.kbPerConnection.toFixed(0)} KB RSS`,
         )
-        .join('; ');
+        .join('; ') +
+      ` (both: ${((cpuSeconds * 1000) / windowSeconds / Math.max(players.length, 1)).toFixed(2)} CPU ms/s a connection)`;
     return [
       { id: '11-http', scenario: 'Tribe: GET /configuration + /psas alone', server: 'ours', result: alone },
       {

@@ -33,7 +33,7 @@ const WARN_EVERY_MS = 10_000;
 @Injectable()
 export class TribeReplicaService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('TribeReplica');
-  private readonly intervals: NodeJS.Timeout[] = [];
+  private readonly timers = new Set<NodeJS.Timeout>();
   private polling: Promise<void> | null = null;
   private stopped = false;
   private beaten = false;
@@ -57,16 +57,25 @@ export class TribeReplicaService implements OnApplicationBootstrap, OnModuleDest
     this.every(this.timings.housekeepingMs, () => this.housekeeping());
   }
 
+  /**
+   * Runs `work` again `ms` after it ended, give or take half of it: replicas that started together do not keep
+   * polling in lockstep (the first to look would claim nearly every due timer, and carry most of the work).
+   */
   private every(ms: number, work: () => Promise<void>): void {
-    let running = false;
-    const timer = setInterval(() => {
-      if (running || this.stopped) return;
-      running = true;
-      void work()
-        .catch((e: unknown) => this.warn('background work failed', e))
-        .finally(() => (running = false));
-    }, ms);
-    this.intervals.push(timer);
+    const schedule = () => {
+      if (this.stopped) return;
+      const timer = setTimeout(
+        () => {
+          this.timers.delete(timer);
+          void work()
+            .catch((e: unknown) => this.warn('background work failed', e))
+            .finally(schedule);
+        },
+        ms * (0.5 + Math.random()),
+      );
+      this.timers.add(timer);
+    };
+    schedule();
   }
 
   private warn(what: string, e: unknown): void {
@@ -186,7 +195,7 @@ export class TribeReplicaService implements OnApplicationBootstrap, OnModuleDest
 
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
-    for (const timer of this.intervals) clearInterval(timer);
+    for (const timer of this.timers) clearTimeout(timer);
     await this.polling?.catch(() => undefined);
     this.sessions.stopping = true;
     const sockets = this.hub.localSockets();
