@@ -95,7 +95,6 @@ export async function tribeScenario(context: BenchContext, options: TribeOptions
   const replicas = [a, b];
   const players: Player[] = [];
   try {
-    const alone = await httpLoad(context, a);
     const rssBefore = replicas.map((r) => ProcessSampler.readKb(r.pid) ?? 0);
 
     // Rooms: the leader creates it, the others join and get ready, the leader starts a timed race that outlasts
@@ -174,9 +173,8 @@ export async function tribeScenario(context: BenchContext, options: TribeOptions
     // Every racer's timer has started and the ticks have settled.
     await new Promise((r) => setTimeout(r, 2_000));
 
-    const samplers = replicas.map((r) => new ProcessSampler(r.pid));
-    for (const s of samplers) s.start();
-    const received = players.reduce((n, p) => n + p.seq, 0);
+    // First the races alone (what a connection costs), then the same with the API load beside them, then the API
+    // alone once every player has left (after the races, so that its garbage and warm-up land on no race figure).
     measuring = true;
     const chat = setInterval(() => {
       for (const [, members] of byRoom)
@@ -184,12 +182,24 @@ export async function tribeScenario(context: BenchContext, options: TribeOptions
           message: `ping${Math.round(performance.now() * 1000)}`,
         });
     }, 1_000);
+    await context.profiler?.start();
+    const samplers = replicas.map((r) => new ProcessSampler(r.pid));
+    for (const s of samplers) s.start();
+    const received = players.reduce((n, p) => n + p.seq, 0);
+    const windowStart = performance.now();
+    await new Promise((r) => setTimeout(r, context.duration * 1000));
+    // The real length (a busy load generator fires its timers late).
+    const windowSeconds = (performance.now() - windowStart) / 1000;
+    const usage = samplers.map((s) => s.stop());
+    const sent = players.reduce((n, p) => n + p.seq, 0);
+    await context.profiler?.stop('11-tribe');
     const beside = await httpLoad(context, a);
     clearInterval(chat);
     measuring = false;
-    const usage = samplers.map((s) => s.stop());
-    const windowSeconds = context.duration;
-    const progressMessages = players.reduce((n, p) => n + p.seq, 0) - received;
+    for (const p of players) p.socket.disconnect();
+    await new Promise((r) => setTimeout(r, 2_000));
+    const alone = await httpLoad(context, a);
+    const progressMessages = sent - received;
     const rssAfter = usage.map((u) => (u.rssMb ?? 0) * 1024);
 
     progressLatency.sort((x, y) => x - y);
@@ -217,7 +227,7 @@ export async function tribeScenario(context: BenchContext, options: TribeOptions
     };
     const note =
       `${players.length} connections (${perReplica.join(' on A, ')} on B); requests/s = progress updates in, CPU ` +
-      `and RSS over ${windowSeconds} s of races alone; p50/p99 = a player's update seen by the others ` +
+      `and RSS over ${windowSeconds.toFixed(1)} s of races alone; p50/p99 = a player's update seen by the others ` +
       `(${progressLatency.length} samples; the client sends it in answer to a tick and the others see it at the next ` +
       `one, so one 500 ms period is the protocol's); chat relayed p50 ${percentile(chatLatency, 0.5).toFixed(1)} / p99 ` +
       `${percentile(chatLatency, 0.99).toFixed(1)} ms (${chatLatency.length}); tick gaps p50 ` +
