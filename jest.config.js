@@ -40,6 +40,7 @@ module.exports = {
         '<rootDir>/src/**/*.spec.ts',
         '<rootDir>/bench/**/*.spec.ts',
         '<rootDir>/generators/**/*.spec.ts',
+        '<rootDir>/scripts/**/*.spec.ts',
       ],
     },
     {

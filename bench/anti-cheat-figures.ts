@@ -4,7 +4,7 @@ import { defaultServerConfiguration } from '../src/config/server-configuration.s
 import type { CheckedResult } from '../src/modules/results/domain/anti-cheat/checked-result';
 import { unchartedAllowance } from '../src/modules/results/domain/anti-cheat/consistency-checks';
 import { findBotTiming } from '../src/modules/results/domain/anti-cheat/bot-checks';
-import { judgeConsistency } from '../src/modules/results/domain/anti-cheat/judge';
+import { judgeConsistency } from '../src/modules/results/domain/anti-cheat/consistency';
 import { resultFigures } from '../src/modules/results/domain/anti-cheat/result-figures';
 import { timingProfile } from '../src/modules/results/domain/anti-cheat/timing-profile';
 
@@ -73,7 +73,7 @@ export function figureRow(result: CheckedResult): FigureRow {
   }
   const config = defaultServerConfiguration().results.antiCheat;
   const finding =
-    judgeConsistency(result, config) ??
+    judgeConsistency(result, config)[0] ??
     (Array.isArray(result.keySpacing) && Array.isArray(result.keyDuration)
       ? findBotTiming(result.keySpacing, result.keyDuration, config.bot)
       : null);

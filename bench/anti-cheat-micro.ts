@@ -2,7 +2,7 @@ import { defaultServerConfiguration } from '../src/config/server-configuration.s
 import { findBotTiming } from '../src/modules/results/domain/anti-cheat/bot-checks';
 import type { CheckedResult } from '../src/modules/results/domain/anti-cheat/checked-result';
 import { CONSISTENCY_CHECKS } from '../src/modules/results/domain/anti-cheat/consistency-checks';
-import { isComposedInput, judgeConsistency } from '../src/modules/results/domain/anti-cheat/judge';
+import { isComposedInput, judgeConsistency } from '../src/modules/results/domain/anti-cheat/consistency';
 import { keyTimingSummary } from '../src/modules/results/domain/anti-cheat/key-timing-summary';
 import { resultFigures } from '../src/modules/results/domain/anti-cheat/result-figures';
 import { holdReasons } from '../src/modules/results/domain/anti-cheat/review-ceiling';

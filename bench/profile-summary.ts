@@ -50,7 +50,7 @@ const CATEGORIES: [string, RegExp][] = [
     /^(fastify|@fastify|find-my-way|secure-json-parse|fast-json-stringify|light-my-request|avvio|fastq|node:_http|node:internal\/http)/,
   ],
   ['Nest (core, throttler, rxjs)', /^(@nestjs|rxjs|iterare|tslib)/],
-  ['AsyncLocalStorage / promise hooks (nestjs-pino request context)', /^node:internal\/async_hooks/],
+  ['AsyncLocalStorage / promise hooks (request context)', /^node:internal\/async_hooks/],
   [
     'logging and metrics (pino, prom-client)',
     /^(pino|pino-http|nestjs-pino|prom-client|sonic-boom|fast-redact|tdigest|bintrees)/,
@@ -86,6 +86,12 @@ const LAYERS: [string, RegExp][] = [
     'validation (pipes, class-validator, class-transformer)',
     /^(class-validator|class-transformer|validator|reflect-metadata|src\/common\/validation|src\/modules\/[^/]+\/dto)/,
   ],
+  // Before the handler, which holds them: their share is what the open checks cost a submission (issue 31: ≤ 5 %).
+  [
+    'anti-cheat checks (judge, consistency, bot timing)',
+    /^src\/modules\/results\/(domain\/(judge|normalise|anti-cheat\/)|anti-cheat$)/,
+  ],
+  ['result hash (object-hash of the body)', /^(object-hash|src\/modules\/results\/domain\/result-hash)/],
   [
     'handler (services, repositories, domain)',
     /^(src\/modules|src\/infra\/database|src\/config|src\/common)/,

@@ -21,6 +21,7 @@ import { profileScenario } from './scenarios/profile';
 import { importOriginalScenario } from './scenarios/import-original';
 import { resultsReadScenario } from './scenarios/results-read';
 import { snapshotScenario } from './scenarios/snapshot';
+import { sequentialScenario } from './scenarios/sequential';
 import { submitScenario } from './scenarios/submit';
 import { exportScenario } from './scenarios/export';
 import { tribeScenario } from './scenarios/tribe';
@@ -36,10 +37,10 @@ const USAGE = `usage: npm run bench -- [options]
   --duration S          seconds per read scenario (default 10)
   --submit-requests N   POST /results per server in scenario 1, one per user (default 20000)
   --rounds N            scenario 1 alternates ours and the baseline in N rounds, best round counts (default 3)
-  --only LIST           scenarios to run, e.g. 1,5 (default all: 1,2,3,4,5,6,7,8,9,10,11); --only 9, 10, 11 or any of
-                        them together needs no dataset and no baseline (9 imports into a database of its own, 10 seeds
-                        its own account, 11 races on an empty one)
-  --tribe-rooms N       rooms of 8 racing players in scenario 11 (default 50)
+  --only LIST           scenarios to run, e.g. 1,5 (default all: 1,2,3,4,5,6,7,8,9,10,11,12); --only 9, 10, 12 or any
+                        of them together needs no dataset and no baseline (9 imports into a database of its own, 10
+                        seeds its own account, 12 races on an empty one)
+  --tribe-rooms N       rooms of 8 racing players in scenario 12 (default 50)
   --import-users N, --import-results-per-user N
                         size of scenario 9's dump of the original platform (default 100000 x 10)
   --export-results N    results of scenario 10's account (default 100000)
@@ -62,7 +63,7 @@ const SERVER_CONFIGURATION = {
     },
     premium: { enabled: true },
   },
-  // Scenario 11 races through Tribe.
+  // Scenario 12 races through Tribe.
   tribe: { mode: 'enabled' },
 };
 
@@ -95,7 +96,7 @@ function parseRunArgs(argv: string[]) {
     },
     strict: true,
   });
-  const only = new Set((values.only ?? '1,2,3,4,5,6,7,8,9,10,11').split(',').map((s) => s.trim()));
+  const only = new Set((values.only ?? '1,2,3,4,5,6,7,8,9,10,11,12').split(',').map((s) => s.trim()));
   return {
     help: values.help ?? false,
     connections: Math.round(positive(values.connections, 64, 'connections')),
@@ -187,7 +188,7 @@ function serverEnv(options: {
     RATE_LIMIT_OVERRIDES: JSON.stringify(unlimited),
     // The scheduled rebuild would land in the middle of a scenario; scenario 6 runs it on purpose instead.
     JOBS_ENABLED: 'false',
-    // Scenario 11's players each come from an address of their own (X-Forwarded-For): one address may only hold so
+    // Scenario 12's players each come from an address of their own (X-Forwarded-For): one address may only hold so
     // many Tribe connections. Nothing else sends the header.
     TRUST_PROXY: 'true',
   };
@@ -274,9 +275,9 @@ async function main(): Promise<void> {
       return;
     }
     const size = await datasetSize(stack.databaseUrl, args.size);
-    // Scenario 10 seeds its own account and 11 races on an empty database: run alone (or together), they need
-    // neither the dataset nor the baseline.
-    const needsDataset = [...args.only].some((id) => !['9', '10', '11'].includes(id));
+    // Scenario 10 seeds its own account: run alone, it needs neither the dataset nor the baseline.
+    // Scenario 12 races on an empty database: run alone (or with 9 and 10), it needs neither dataset nor baseline.
+    const needsDataset = [...args.only].some((id) => !['9', '10', '12'].includes(id));
     if (needsDataset) {
       log(`dataset: ${size.users} users x ${size.resultsPerUser} results, ${size.boardUsers} board users`);
       const seeded = await seed({ ...size, databaseUrl: stack.databaseUrl, reset: false, jobs: 2, log });
@@ -382,19 +383,20 @@ async function main(): Promise<void> {
     await run('9', importScenario);
     // After 1, 2 and 4: it runs at half the maxima they measured.
     await run('8', () => openLoopScenario(context, rows, args.openRate));
-    await run('10', () =>
-      exportScenario(context, args.exportResults, {
-        DATABASE_URL: stack.databaseUrl,
-        REDIS_URL: stack.redisUrl,
-      }),
-    );
-    await run('11', () =>
+    await run('11', () => sequentialScenario(context));
+    await run('12', () =>
       tribeScenario(context, {
         rooms: args.tribeRooms,
         serverEnv: env,
         script: oursScript,
         nodeArgs: oursNodeArgs,
         logDir: join(dataDir, 'logs'),
+      }),
+    );
+    await run('10', () =>
+      exportScenario(context, args.exportResults, {
+        DATABASE_URL: stack.databaseUrl,
+        REDIS_URL: stack.redisUrl,
       }),
     );
 
@@ -407,7 +409,7 @@ async function main(): Promise<void> {
         `before, ${loadAfter[0]?.toFixed(2)} after (1 min). ` +
         (needsDataset
           ? `Dataset: ${size.users} users x ${size.resultsPerUser} results, ${size.boardUsers} board users. `
-          : 'No dataset (scenario 10 seeds its own account, 11 races on an empty database). ') +
+          : 'No dataset (scenario 10 seeds its own account, 12 races on an empty database). ') +
         `${args.connections} connections; reads ${args.duration} s each; ` +
         `scenario 1: ${args.submitRequests} submissions per server.`,
       '',

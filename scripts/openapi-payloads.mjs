@@ -107,7 +107,14 @@ function schemaOf(checker, type, node, stack = [], depth = 0) {
     } else if (members.length === 1) {
       schema = schemaOf(checker, members[0], node, inner, depth + 1);
     } else {
-      const variants = members.map((t) => schemaOf(checker, t, node, inner, depth + 1));
+      // `boolean` reaches here as its two literals, `true | false`: one variant each would repeat itself.
+      const seen = new Set();
+      const variants = members
+        .map((t) => schemaOf(checker, t, node, inner, depth + 1))
+        .filter((v) => {
+          const key = JSON.stringify(v);
+          return !seen.has(key) && seen.add(key);
+        });
       // `nullable` needs a `type` beside it in OpenAPI 3.0: a union that may be null stays untyped (any value).
       if (nullable || variants.some((v) => !v.type)) return { description: 'One of several shapes.' };
       return { oneOf: variants };

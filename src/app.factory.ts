@@ -5,7 +5,6 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { SwaggerModule } from '@nestjs/swagger';
-import { Logger } from 'nestjs-pino';
 import { AppModule, type AppModuleOptions } from './app.module';
 import { MESSAGES } from './common/app-error';
 import { toErrorResponse } from './common/filters/error-response';
@@ -15,7 +14,8 @@ import { exceedsJsonDepth, MAX_JSON_DEPTH } from './common/validation/json-limit
 import { parseJsonQuery } from './common/validation/json-query';
 import type { AppEnv } from './config/env';
 import { ServerConfigurationService } from './common/server-configuration/server-configuration.service';
-import { QuietBootLogger } from './infra/logging/quiet-boot-logger';
+import { AppLogger } from './infra/logging/app-logger';
+import { installRequestLogging } from './infra/logging/request-log';
 import { requestIdOf } from './infra/logging/request-id';
 import { startMetricsServer } from './modules/status/metrics-server';
 import { MetricsService } from './modules/status/metrics.service';
@@ -33,17 +33,38 @@ const EXPOSED_HEADERS = [
   'X-Request-Id',
 ];
 
-function configureHttp(app: NestFastifyApplication, env: AppEnv): void {
+/**
+ * The headers of every response and the shutdown answer, in one hook (each hook is a step of every request):
+ * `X-Compatibility-Check`, `X-Request-Id`, nosniff and the security headers (`securityHeaders`, computed once); while
+ * the app shuts down, 503 in the envelope (Fastify's own 503 writes its own body).
+ */
+function configureHeaders(
+  fastify: FastifyInstance,
+  adapter: EnvelopeFastifyAdapter,
+  security: Record<string, string>,
+): void {
+  const fixed = {
+    ...security,
+    'X-Compatibility-Check': String(COMPATIBILITY_CHECK),
+    'X-Content-Type-Options': 'nosniff',
+  };
+  fastify.addHook('onRequest', (request, reply, done) => {
+    void reply.headers(fixed);
+    void reply.header('X-Request-Id', request.id);
+    if (!adapter.shuttingDown) {
+      done();
+      return;
+    }
+    if (request.raw.httpVersionMajor !== 2) void reply.header('Connection', 'close');
+    void reply.code(503).send({ message: SHUTTING_DOWN, data: null });
+  });
+}
+
+function configureHttp(app: NestFastifyApplication, env: AppEnv, security: Record<string, string>): void {
   const fastify = app.getHttpAdapter().getInstance();
   const metrics = app.get(MetricsService);
-
-  fastify.addHook('onRequest', (request, reply, done) => {
-    void reply.header('X-Compatibility-Check', String(COMPATIBILITY_CHECK));
-    void reply.header('X-Request-Id', request.id);
-    void reply.header('X-Content-Type-Options', 'nosniff');
-    done();
-  });
-  // Every success is 200 (DECISIONS.md): Nest would answer POST routes with 201.
+  configureHeaders(fastify, app.getHttpAdapter() as EnvelopeFastifyAdapter, security);
+  // Every success is 200 (docs/decisions/0007-envelope-and-status-codes.md): Nest would answer POST routes with 201.
   fastify.addHook('onSend', (_request, reply, payload, done) => {
     if (reply.statusCode === 201) void reply.code(200);
     done(null, payload);
@@ -60,7 +81,6 @@ function configureHttp(app: NestFastifyApplication, env: AppEnv): void {
   });
 
   configureJsonParser(fastify);
-  configureFrameworkErrors(fastify, app.getHttpAdapter() as EnvelopeFastifyAdapter);
 
   app.enableCors({
     origin: env.corsOrigins === '*' ? '*' : env.corsOrigins,
@@ -116,22 +136,12 @@ function configureJsonParser(fastify: FastifyInstance): void {
   });
 }
 
-/**
+/*
  * Errors in Fastify's hooks and parsers (body too large, unsupported media type, malformed JSON) reach our exception
- * filter through the error handler Nest installs. Requests arriving while the app shuts down are answered here, with
- * 503 in the envelope (Fastify's own 503 writes its own body). The router's errors: `routerErrorReply`; the HTTP
- * parser's: `envelopeClientErrorHandler`.
+ * filter through the error handler Nest installs; requests arriving while the app shuts down are answered by the
+ * headers hook (configureHeaders). The router's errors: `routerErrorReply`; the HTTP parser's:
+ * `envelopeClientErrorHandler`.
  */
-function configureFrameworkErrors(fastify: FastifyInstance, adapter: EnvelopeFastifyAdapter): void {
-  fastify.addHook('onRequest', (request, reply, done) => {
-    if (!adapter.shuttingDown) {
-      done();
-      return;
-    }
-    if (request.raw.httpVersionMajor !== 2) void reply.header('Connection', 'close');
-    void reply.code(503).send({ message: SHUTTING_DOWN, data: null });
-  });
-}
 
 /**
  * The router refuses a malformed URL (400) or an over-long path parameter (414) before any hook runs, in a context
@@ -250,22 +260,6 @@ export async function securityHeaders(env: AppEnv): Promise<Record<string, strin
   }
 }
 
-/**
- * Security headers (helmet's, precomputed by `securityHeaders`): nosniff, no framing (CSP frame-ancestors and
- * X-Frame-Options), no referrer. HSTS only behind a TLS-terminating proxy (`TRUST_PROXY`): sent over plain HTTP to a
- * local dev server it would pin browsers to HTTPS for that host.
- */
-async function configureSecurityHeaders(app: NestFastifyApplication, env: AppEnv): Promise<void> {
-  const headers = await securityHeaders(env);
-  app
-    .getHttpAdapter()
-    .getInstance()
-    .addHook('onRequest', (_request, reply, done) => {
-      void reply.headers(headers);
-      done();
-    });
-}
-
 /** `/metrics` on its own port when `METRICS_PORT` is set (the API port's route then answers 404, see metricsAccess). */
 async function configureMetrics(app: NestFastifyApplication, env: AppEnv): Promise<void> {
   if (env.metrics.port === undefined) return;
@@ -335,11 +329,15 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     abortOnError: false,
   });
   try {
-    app.useLogger(new QuietBootLogger(app.get(Logger)));
+    const logger = app.get(AppLogger);
+    app.useLogger(logger);
+    installRequestLogging(app.getHttpAdapter().getInstance(), logger.root);
     // No enableShutdownHooks(): entry points own SIGTERM/SIGINT (main.ts drains first, then closes and exits 0).
-    configureHttp(app, env);
+    // Security headers (helmet's, precomputed): nosniff, no framing (CSP frame-ancestors and X-Frame-Options), no
+    // referrer; HSTS only behind a TLS-terminating proxy (`TRUST_PROXY`): sent over plain HTTP to a local dev server it
+    // would pin browsers to HTTPS for that host.
+    configureHttp(app, env, await securityHeaders(env));
     configureDevSlowdown(app, env);
-    await configureSecurityHeaders(app, env);
     await configureDocs(app, env);
     await configureMetrics(app, env);
     // The Tribe socket server shares the API's HTTP server; the gateways attach to it during init.

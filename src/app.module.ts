@@ -1,7 +1,6 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
-import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { AccountLifecycleModule } from './common/account-lifecycle';
 import { AuthModule } from './common/auth/auth.module';
@@ -13,7 +12,7 @@ import { ConfigModule } from './config/config.module';
 import { ServerConfigurationModule } from './common/server-configuration/server-configuration.module';
 import type { AppEnv } from './config/env';
 import { DatabaseModule } from './infra/database/database.module';
-import { loggerParams } from './infra/logging/logger-params';
+import { LoggingModule } from './infra/logging/logging.module';
 import { RedisModule } from './infra/redis/redis.module';
 import { AdminApiModule } from './modules/admin/admin-api.module';
 import { ConfigsModule } from './modules/configs/configs.module';
@@ -69,7 +68,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        LoggerModule.forRoot(loggerParams(env, logDestination)),
+        LoggingModule.forRoot(env, logDestination),
         ConfigModule.forRoot(env, clock),
         DatabaseModule,
         RedisModule,

@@ -1,7 +1,7 @@
 import { runCli } from './cli/run-cli';
 import { TERMINAL_IO } from './infra/runtime/terminal-io';
 
-/** `npm run cli -- <command>`: operator commands (see README "Operator CLI"; `npm run cli -- --help`). */
+/** `npm run cli -- <command>`: operator commands (see docs/operations.md "Operator CLI"; `npm run cli -- --help`). */
 runCli(process.argv.slice(2), TERMINAL_IO).then(
   (code) => process.exit(code),
   (e: unknown) => {

@@ -1,5 +1,6 @@
 import { createApp } from './app.factory';
 import { EnvError, loadEnv, type AppEnv } from './config/env';
+import { ENV_VARIABLES } from './config/env-variables';
 import { createDatabase } from './infra/database/database';
 import { migrateToLatest } from './infra/database/migrator';
 import { gracefulShutdown } from './infra/runtime/graceful-shutdown';
@@ -11,14 +12,15 @@ const log = processLog();
 /** SHUTDOWN_GRACE_MS: how long /readyz reports 503 before the server stops accepting (default 5 s). */
 function shutdownGraceMs(): number {
   const raw = process.env.SHUTDOWN_GRACE_MS;
-  if (raw === undefined || raw === '') return 5_000;
+  const { default: fallback, min } = ENV_VARIABLES.SHUTDOWN_GRACE_MS;
+  if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0)
-    throw new EnvError(`SHUTDOWN_GRACE_MS must be an integer >= 0 (got "${raw}")`);
+  if (!Number.isInteger(n) || n < min)
+    throw new EnvError(`SHUTDOWN_GRACE_MS must be an integer >= ${min} (got "${raw}")`);
   return n;
 }
 
-/** Production entry: configuration from the environment only (see README "Configuration"). */
+/** Production entry: configuration from the environment only (see docs/configuration.md). */
 async function main(): Promise<void> {
   let env: AppEnv;
   let graceMs: number;
@@ -27,7 +29,7 @@ async function main(): Promise<void> {
     graceMs = shutdownGraceMs();
   } catch (e) {
     if (e instanceof EnvError) {
-      log.fatal({ err: e.message, see: 'README.md, section "Configuration"' }, 'cannot start: configuration');
+      log.fatal({ err: e.message, see: 'docs/configuration.md' }, 'cannot start: configuration');
       process.exit(1);
     }
     throw e;

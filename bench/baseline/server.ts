@@ -1,5 +1,6 @@
 import Fastify from 'fastify';
 import pg from 'pg';
+import { redisKeys } from '../../src/infra/redis/keys';
 import { createRedis } from '../../src/infra/redis/redis';
 import { LEADERBOARD_PAGE } from './leaderboard';
 import { submitResult, tokenSubject } from './submit';
@@ -23,7 +24,21 @@ async function main(): Promise<void> {
   const redis = createRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   const app = Fastify({ logger: false, bodyLimit: 100 * 1024 });
 
-  app.get('/', async () => ({ message: 'baseline', data: null }));
+  // As ours: the contract's root limiter counts every request by IP after the bad-authentication ban check, one
+  // script, one Redis round trip (store I/O, which the floor mirrors; only the framework's work is ours alone).
+  app.get('/', async (request) => {
+    const ip = request.ip;
+    const tracker = `ip:${ip}`;
+    await redis.rateLimitUnlessBanned(
+      redisKeys.badAuth(ip),
+      redisKeys.rateLimit(tracker, 'global'),
+      redisKeys.rateLimit(tracker, 'status'),
+      30,
+      2,
+      ...[60_000, 1_000_000_000, 60_000, 1_000_000_000],
+    );
+    return { message: 'ok', data: { uptime: process.uptime() * 1000, version: 'baseline' } };
+  });
 
   app.post('/results', async (request, reply) => {
     const uid = tokenSubject(request.headers.authorization);

@@ -29,7 +29,7 @@ export function nameOf(index: number): string {
 export const LARGE_BOARD = { language: 'english', mode: 'time', mode2: '15' } as const;
 export const SMALL_BOARD = { language: 'german', mode: 'time', mode2: '15' } as const;
 
-/** Every all-time board exists for each language with these modes (DECISIONS.md "Leaderboards"). */
+/** Every all-time board exists for each language with these modes (docs/decisions/0020-all-time-leaderboards.md). */
 export const BOARD_MODES = [
   { mode: 'time', mode2: '15' },
   { mode: 'time', mode2: '60' },

@@ -4,17 +4,18 @@ import { AppModule } from '../../src/app.module';
 import type { AppEnv } from '../../src/config/env';
 import { JOBS_TICK_MS } from '../../src/modules/leaderboards/leaderboard-jobs.service';
 import { LeaderboardSnapshotService } from '../../src/modules/leaderboards/leaderboard-snapshot.service';
-import { LARGE_BOARD, uidOf } from '../lib/dataset';
+import { LARGE_BOARD, uidOf, userRanges } from '../lib/dataset';
 import { BOARDS, rankedUsers } from './leaderboards';
 import { cycle, measured, warmTokens, type BenchContext, type ScenarioRow } from './context';
 import { clientResult, Random } from './result-body';
+import { planRound } from './submit';
 
-/** New personal bests whose freshness scenario 7a measures. */
-const FRESH_USERS = 20;
+/** New personal bests whose freshness scenario 7a measures (their p99 is their slowest but one of 40). */
+const FRESH_USERS = 40;
 /** Submissions per second running under the reads of scenario 7b. */
 const STREAM_RATE = 100;
-/** Freshness target of the issue; polling stops a little after it. */
-const FRESH_TARGET_S = 60;
+/** Polling for a new best stops well after the freshness target (FRESH_TARGET_S). */
+const FRESH_GIVE_UP_S = 75;
 const POLL_MS = 250;
 const PAGE_SIZE = 50;
 const STREAM_WARMUP_MS = 5_000;
@@ -99,11 +100,48 @@ function submissionStream(context: BenchContext, from: number, to: number, rate:
   };
 }
 
+/** Submissions sent at full speed right before the freshness clock starts (as scenario 1's, whichever ran first). */
+const BURST = 20_000;
+
+/**
+ * A burst of BURST submissions at full speed, by the users scenario 1 submits for (a few minutes later, so the spacing
+ * check passes), so the freshness of 7a is measured behind the queue a burst leaves, not on an idle one.
+ */
+async function submissionBurst(
+  context: BenchContext,
+): Promise<{ row: ScenarioRow; sent: number; queued: number }> {
+  const range = userRanges(context.size, context.submitRequests).submitOurs;
+  const count = Math.min(BURST, range.to - range.from);
+  const { planned, tokens } = planRound(context, range.from, range.from + count, new Random(Date.now() + 7));
+  await warmTokens(context, context.servers.ours, tokens);
+  context.log(`scenario 7a: a burst of ${count} submissions before the freshness clock starts ...`);
+  let next = 0;
+  const result = await measured(context, context.servers.ours, {
+    amount: planned.length,
+    next: () => planned[next++ % planned.length]!,
+  });
+  const { rows } = await context.pool.query<{ n: string }>(
+    'SELECT count(*) AS n FROM leaderboard_best_changes',
+  );
+  return {
+    sent: count,
+    queued: Number(rows[0]?.n ?? 0),
+    row: {
+      id: '7-burst',
+      scenario: 'POST /results burst before the freshness check',
+      server: 'ours',
+      result,
+      note: `${count} submissions; ${rows[0]?.n ?? 0} board changes queued when it ended`,
+    },
+  };
+}
+
 /**
  * Scenario 7: live all-time ranks. The live-update job runs as the jobs tick runs it (every JOBS_TICK_MS), in an
  * application context of this process on the same stores (the server runs with jobs off, so no scheduled rebuild lands
- * mid-run). (a) Freshness: new personal bests are submitted through `POST /results` for users of the 1M board, and
- * each user's `GET /leaderboards/rank` is polled until it shows the new best with its rank. (b) Page and rank reads on
+ * mid-run). (a) Freshness: right after a burst of BURST submissions, new personal bests are submitted through
+ * `POST /results` for users of the 1M board, and each user's `GET /leaderboards/rank` is polled until it shows the new
+ * best with its rank (the report's target: p99 within FRESH_TARGET_S). (b) Page and rank reads on
  * the 10k and the 1M board while STREAM_RATE submissions a second run.
  */
 export async function liveRanksScenario(context: BenchContext, env: AppEnv): Promise<ScenarioRow[]> {
@@ -117,11 +155,12 @@ export async function liveRanksScenario(context: BenchContext, env: AppEnv): Pro
   const tick = () => {
     ticking = ticking.then(async () => {
       const started = performance.now();
-      const outcome = await snapshot.applyLiveChanges();
+      // As the jobs tick runs it: the whole queue, in batches.
+      const pairs = await snapshot.drainLiveChanges();
       const ms = performance.now() - started;
-      if (outcome && outcome.pairs > 0) applied.push(ms);
+      if (pairs !== null && pairs > 0) applied.push(ms);
       context.log(
-        `scenario 7: live update applied ${outcome?.pairs ?? 'nothing (busy)'} changes in ${ms.toFixed(0)} ms`,
+        `scenario 7: live update applied ${pairs ?? 'nothing (busy)'} changes in ${ms.toFixed(0)} ms`,
       );
     });
   };
@@ -140,6 +179,8 @@ export async function liveRanksScenario(context: BenchContext, env: AppEnv): Pro
       [candidates, LARGE_BOARD.language, LARGE_BOARD.mode, LARGE_BOARD.mode2, FRESH_USERS],
     );
     const fresh = freshBests(context, bests);
+    const burst = await submissionBurst(context);
+    rows.push(burst.row);
     // Each token verified once before the clock starts (fewer tokens than the load generator's connections).
     for (const f of fresh) {
       await (
@@ -166,7 +207,7 @@ export async function liveRanksScenario(context: BenchContext, env: AppEnv): Pro
           refused++;
           return;
         }
-        while (performance.now() - started < (FRESH_TARGET_S + 15) * 1000) {
+        while (performance.now() - started < FRESH_GIVE_UP_S * 1000) {
           const res = await fetch(`${context.servers.ours.url}${rankPath}`, {
             headers: { authorization: `Bearer ${f.token}` },
           });
@@ -189,20 +230,22 @@ export async function liveRanksScenario(context: BenchContext, env: AppEnv): Pro
       }),
     );
     seconds.sort((a, b) => a - b);
-    const worst =
+    const p99 =
       seconds.length === fresh.length - refused && seconds.length > 0
-        ? seconds[seconds.length - 1]!
+        ? seconds[Math.min(seconds.length - 1, Math.ceil(0.99 * seconds.length) - 1)]!
         : Infinity;
+    const worst = seconds.length > 0 ? seconds[seconds.length - 1]! : Infinity;
     rows.push({
       id: '7-fresh',
       scenario: 'new personal best shown with its rank (1M board)',
       server: 'ours',
       result: null,
-      seconds: worst,
+      seconds: p99,
       note:
+        `right after a burst of ${burst.sent} submissions (${burst.queued} board changes queued); ` +
         `${seconds.length}/${fresh.length} shown; median ${(seconds[Math.floor(seconds.length / 2)] ?? NaN).toFixed(1)} s, ` +
-        `max ${worst.toFixed(1)} s; ${refused} submissions refused; ${wrongRanks} wrong ranks (of 5 checked); ` +
-        `job runs with changes: ${applied.length}, ${applied.map((ms) => ms.toFixed(0)).join('/')} ms`,
+        `p99 ${p99.toFixed(1)} s, max ${worst.toFixed(1)} s; ${refused} submissions refused; ${wrongRanks} wrong ranks ` +
+        `(of 5 checked); job runs with changes: ${applied.length}, ${applied.map((ms) => ms.toFixed(0)).join('/')} ms`,
     });
 
     // (b) reads while a stream of submissions runs.

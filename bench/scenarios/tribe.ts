@@ -72,7 +72,7 @@ function httpLoad(context: BenchContext, server: ServerProcess): Promise<LoadRes
 }
 
 /**
- * Scenario 11 (Tribe): `rooms` rooms of 8 players racing on two replicas (players alternate between them), each
+ * Scenario 12 (Tribe): `rooms` rooms of 8 players racing on two replicas (players alternate between them), each
  * player answering every progress tick as the client does (twice a second), and each room's leader chatting once a
  * second. Measured over `--duration` seconds once every race runs: connections per replica; the latency from a
  * player's progress update to the other members seeing it (it waits for the room's next tick, so up to one update
@@ -81,7 +81,7 @@ function httpLoad(context: BenchContext, server: ServerProcess): Promise<LoadRes
  */
 export async function tribeScenario(context: BenchContext, options: TribeOptions): Promise<ScenarioRow[]> {
   const a = context.servers.ours;
-  context.log(`scenario 11: Tribe, ${options.rooms} rooms of ${PLAYERS_PER_ROOM} on two replicas ...`);
+  context.log(`scenario 12: Tribe, ${options.rooms} rooms of ${PLAYERS_PER_ROOM} on two replicas ...`);
   const port = await freePort();
   const b = await startServerProcess({
     name: 'our second replica',
@@ -122,7 +122,7 @@ export async function tribeScenario(context: BenchContext, options: TribeOptions
     }
     const perReplica = [0, 1].map((r) => players.filter((p) => p.replica === r).length);
     context.log(
-      `scenario 11: ${players.length} players connected (${perReplica.join(' + ')}), starting the races`,
+      `scenario 12: ${players.length} players connected (${perReplica.join(' + ')}), starting the races`,
     );
 
     // The client's progress loop: every tick is answered with the player's figures while its test runs.
@@ -192,7 +192,7 @@ export async function tribeScenario(context: BenchContext, options: TribeOptions
     const windowSeconds = (performance.now() - windowStart) / 1000;
     const usage = samplers.map((s) => s.stop());
     const sent = players.reduce((n, p) => n + p.seq, 0);
-    await context.profiler?.stop('11-tribe');
+    await context.profiler?.stop('12-tribe');
     const beside = await httpLoad(context, a);
     clearInterval(chat);
     measuring = false;
@@ -240,16 +240,16 @@ export async function tribeScenario(context: BenchContext, options: TribeOptions
         .join('; ') +
       ` (both: ${((cpuSeconds * 1000) / windowSeconds / Math.max(players.length, 1)).toFixed(2)} CPU ms/s a connection)`;
     return [
-      { id: '11-http', scenario: 'Tribe: GET /configuration + /psas alone', server: 'ours', result: alone },
+      { id: '12-http', scenario: 'Tribe: GET /configuration + /psas alone', server: 'ours', result: alone },
       {
-        id: '11-tribe',
+        id: '12-tribe',
         scenario: `Tribe: ${options.rooms} rooms x 8 racing`,
         server: 'ours',
         result: tribe,
         note,
       },
       {
-        id: '11-http-beside',
+        id: '12-http-beside',
         scenario: 'Tribe: GET /configuration + /psas beside the races',
         server: 'ours',
         result: beside,

@@ -120,3 +120,19 @@ export function premiumExpiry(now: () => number = Date.now): (value: string) => 
     return ms;
   };
 }
+
+/** Another instance's public key as `GET /configuration/instance` gives it: raw Ed25519, base64url (43 characters). */
+export function publicKey(value: string): string {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(value))
+    throw new InvalidArgumentError(
+      'not an Ed25519 public key (the base64url text GET /configuration/instance gives)',
+    );
+  return value;
+}
+
+/** An instance id (`INSTANCE_ID`, or the one an instance made for itself). */
+export function instanceId(value: string): string {
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(value))
+    throw new InvalidArgumentError('not an instance id (1-64 letters, digits, dots, underscores or hyphens)');
+  return value;
+}

@@ -15,6 +15,7 @@ import { describeRedisTarget, describeTarget } from '../infra/runtime/target';
 import type { CliContext, CliIo, CommandGroup } from './cli-context';
 import { UsageError } from './cli-context';
 import { importCommands } from './commands/import';
+import { instancesCommands } from './commands/instances';
 import { leaderboardsCommands } from './commands/leaderboards';
 import { permissionsCommands } from './commands/permissions';
 import { premiumCommands } from './commands/premium';
@@ -32,6 +33,7 @@ const COMMAND_GROUPS: CommandGroup[] = [
   leaderboardsCommands,
   psasCommands,
   importCommands,
+  instancesCommands,
   resultsCommands,
 ];
 

@@ -2,9 +2,10 @@ import type { Int } from '../common/int';
 import { s } from './config-schema';
 
 /**
- * `results.antiCheat.*` (DECISIONS.md "Anti-cheat"): the open result checks, each with its switch and thresholds.
- * The tolerances were measured on the original client's genuine results (test/fixtures/original-client-results,
- * `npm run anti-cheat:figures` prints the figures) and given a wide margin; SECURITY.md explains each check.
+ * `results.antiCheat.*` (docs/decisions/0016-open-anti-cheat.md): the open result checks, each with its switch and
+ * thresholds. The tolerances were measured on the original client's genuine results
+ * (test/fixtures/original-client-results, `npm run anti-cheat:figures` prints the figures) and given a wide margin;
+ * docs/security.md explains each check.
  */
 export const ANTI_CHEAT_SCHEMA = s.obj({
   // The open checks below; off leaves only the hash check and the operator's registry (AntiCheatRegistry).
@@ -19,13 +20,22 @@ export const ANTI_CHEAT_SCHEMA = s.obj({
   // "toolong" in place of the key timings (464) or the chart (463) only on tests of at least toolongMinSeconds, as the
   // client sends it. A result that leaves measurements out is saved but held for review (with `review` on).
   measurements: s.obj({ enabled: s.bool(true), toolongMinSeconds: s.num(120, 0) }),
+  // Each check below refuses a contradiction only past `holdMargin` times its tolerance; between its tolerance and
+  // that, the result is saved and held for review with the check's figures (the unlikely is held, the impossible
+  // refused; docs/anti-cheat.md).
   // wpm and rawWpm against charStats, charTotal and testDuration; charStats against charTotal; words of a word test.
-  speed: s.obj({ enabled: s.bool(true), toleranceWpm: s.num(0.5, 0), tolerancePercent: s.num(1, 0, 100) }),
+  speed: s.obj({
+    enabled: s.bool(true),
+    toleranceWpm: s.num(0.5, 0),
+    tolerancePercent: s.num(1, 0, 100),
+    holdMargin: s.num(2, 1),
+  }),
   // acc against charStats and the chart's per-second errors and keypresses.
   accuracy: s.obj({
     enabled: s.bool(true),
     toleranceErrors: s.num(1, 0),
     tolerancePercent: s.num(0.5, 0, 100),
+    holdMargin: s.num(2, 1),
   }),
   // The number of key timings against each other and against the characters typed.
   keyCount: s.obj({
@@ -33,12 +43,14 @@ export const ANTI_CHEAT_SCHEMA = s.obj({
     minKeysPerChar: s.num(0.9, 0),
     maxKeysPerChar: s.num(10, 0),
     toleranceKeys: s.num(5, 0),
+    holdMargin: s.num(2, 1),
   }),
   // startToFirstKey + sum(keySpacing) + lastKeyToEnd against testDuration; afkDuration against the pauses.
   timeline: s.obj({
     enabled: s.bool(true),
     toleranceMs: s.num(250, 0),
     tolerancePercent: s.num(1, 0, 100),
+    holdMargin: s.num(2, 1),
   }),
   // The chart series against the test's length, wpm, rawWpm, afkDuration and consistency figures.
   chart: s.obj({
@@ -47,9 +59,14 @@ export const ANTI_CHEAT_SCHEMA = s.obj({
     toleranceWpm: s.num(2, 0),
     tolerancePercent: s.num(2, 0, 100),
     consistencyTolerance: s.num(0.5, 0, 100),
+    // The most characters one word can move between the chart's last point and the end of an untimed test.
+    longestWordChars: s.num(45, 0),
+    holdMargin: s.num(2, 1),
   }),
-  // Key timing no human produces (465), judged only inside the `results.botCheck` gate.
+  // Key timing no human produces (465), judged only inside the `results.botCheck` gate. A figure past its bound by
+  // less than `holdMargin` times (the floor divided by it, the ceiling multiplied) holds the result instead.
   bot: s.obj({
+    holdMargin: s.num(1.2, 1),
     variation: s.obj({
       enabled: s.bool(true),
       minSpacingCv: s.num(0.12, 0),
@@ -84,18 +101,27 @@ export interface AntiCheatConfiguration {
   enabled: boolean;
   composedInputLanguages: string[];
   measurements: { enabled: boolean; toolongMinSeconds: number };
-  speed: { enabled: boolean; toleranceWpm: number; tolerancePercent: number };
-  accuracy: { enabled: boolean; toleranceErrors: number; tolerancePercent: number };
-  keyCount: { enabled: boolean; minKeysPerChar: number; maxKeysPerChar: number; toleranceKeys: number };
-  timeline: { enabled: boolean; toleranceMs: number; tolerancePercent: number };
+  speed: { enabled: boolean; toleranceWpm: number; tolerancePercent: number; holdMargin: number };
+  accuracy: { enabled: boolean; toleranceErrors: number; tolerancePercent: number; holdMargin: number };
+  keyCount: {
+    enabled: boolean;
+    minKeysPerChar: number;
+    maxKeysPerChar: number;
+    toleranceKeys: number;
+    holdMargin: number;
+  };
+  timeline: { enabled: boolean; toleranceMs: number; tolerancePercent: number; holdMargin: number };
   chart: {
     enabled: boolean;
     pointTolerance: number;
     toleranceWpm: number;
     tolerancePercent: number;
     consistencyTolerance: number;
+    longestWordChars: number;
+    holdMargin: number;
   };
   bot: {
+    holdMargin: number;
     variation: { enabled: boolean; minSpacingCv: number; minDurationCv: number };
     distinct: { enabled: boolean; minDistinct: Int; minDistinctPercent: number };
     periodicity: { enabled: boolean; maxRepeatedPercent: number; maxAutocorrelation: number };

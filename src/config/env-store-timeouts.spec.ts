@@ -1,6 +1,6 @@
 import { EnvError, loadEnv } from './env';
 
-// Kept apart from env.spec.ts: the store timeouts of the outage work (see docs/DEVELOPMENT.md "Store outages").
+// Kept apart from env.spec.ts: the store timeouts of the outage work (see docs/architecture.md "Store outages").
 describe('loadEnv: store timeouts', () => {
   const base = { MODE: 'dev', DATABASE_URL: 'postgres://x', REDIS_URL: 'redis://y' };
 

@@ -1,10 +1,12 @@
+import { ENV_VARIABLES as V } from './env-variables';
 import { readRedisSecurity, type RedisSecurity } from './redis-env';
 
 export type { RedisSecurity, RedisTls } from './redis-env';
 
 /**
  * Process environment, read and validated once at boot. Everything the service needs from the outside world comes
- * through here, so tests and the benchmark build an `AppEnv` directly instead of mutating `process.env`.
+ * through here, so tests and the benchmark build an `AppEnv` directly instead of mutating `process.env`. Defaults,
+ * lower bounds and descriptions of the variables are in `env-variables.ts` (the source of docs/configuration.md).
  */
 export type AppMode = 'dev' | 'production';
 export type AuthProviderKind = 'firebase' | 'oidc' | 'none';
@@ -59,11 +61,17 @@ export interface AppEnv extends RedisSecurity {
   jobsEnabled: boolean;
   /**
    * Where `GET /metrics` is served: on its own port (`port`, bound to `host`) and/or on the API port behind a
-   * bearer `token`. With neither, the API port serves it only in dev mode (SECURITY.md).
+   * bearer `token`. With neither, the API port serves it only in dev mode (docs/security.md).
    */
   metrics: { port?: number; host: string; token?: string };
   /** Swagger UI and the OpenAPI document at `/docs`. */
   docsEnabled: boolean;
+  /**
+   * Account files (exports) are signed with this instance's Ed25519 key: `EXPORT_SIGNING_KEY` (PKCS#8, PEM or its
+   * base64 DER), else a key made on first use and kept in the database; `INSTANCE_ID` names the instance beside its
+   * public key (default: an id made on first use). docs/account-files.md.
+   */
+  accountFiles: { signingKey?: string; instanceId?: string };
   /**
    * Tribe (multiplayer): the socket server is always on the API port (`/socket.io`); `port` adds a listener of its own
    * (`TRIBE_PORT`, on `host`), for a client built to expect a separate address. `timings` shortens the room timers in
@@ -139,6 +147,14 @@ export function parseRedisClusterNodes(raw: string): RedisNode[] {
   return nodes;
 }
 
+/** `INSTANCE_ID`: a short name other instances' operators see beside this instance's public key. */
+function instanceId(src: Source): string | undefined {
+  const raw = str(src, 'INSTANCE_ID');
+  if (raw !== undefined && !/^[A-Za-z0-9_.-]{1,64}$/.test(raw))
+    throw new EnvError('INSTANCE_ID must be 1-64 letters, digits, dots, underscores or hyphens');
+  return raw;
+}
+
 function redisKeyPrefix(src: Source, fallback: string): string {
   const prefix = str(src, 'REDIS_KEY_PREFIX') ?? fallback;
   // A brace in the prefix would become the hash tag of every key and put all of them in one slot.
@@ -183,7 +199,7 @@ function rateLimitOverrides(src: Source): AppEnv['rateLimit']['overrides'] {
  * named in one error so an operator fixes them in one go.
  */
 export function loadEnv(src: Source = process.env, defaults: Partial<AppEnv> = {}): AppEnv {
-  const modeRaw = str(src, 'MODE') ?? defaults.mode ?? 'production';
+  const modeRaw = str(src, 'MODE') ?? defaults.mode ?? V.MODE.default;
   if (modeRaw !== 'dev' && modeRaw !== 'production') {
     throw new EnvError(`MODE must be "dev" or "production" (got "${modeRaw}")`);
   }
@@ -241,84 +257,117 @@ export function loadEnv(src: Source = process.env, defaults: Partial<AppEnv> = {
   }
 
   const cors = corsOrigins(src);
-  const host = str(src, 'HOST') ?? defaults.host ?? '127.0.0.1';
-  const port = int(src, 'PORT', defaults.port ?? 5005, 0);
-  const metricsPort = src.METRICS_PORT ? int(src, 'METRICS_PORT', 0, 0) : defaults.metrics?.port;
+  const host = str(src, 'HOST') ?? defaults.host ?? V.HOST.default;
+  const port = int(src, 'PORT', defaults.port ?? V.PORT.default, V.PORT.min);
+  const metricsPort = src.METRICS_PORT
+    ? int(src, 'METRICS_PORT', 0, V.METRICS_PORT.min)
+    : defaults.metrics?.port;
   return {
     mode,
     port,
     host,
     databaseUrl: databaseUrl as string,
-    databasePoolMax: int(src, 'DATABASE_POOL_MAX', defaults.databasePoolMax ?? 20, 1),
+    databasePoolMax: int(
+      src,
+      'DATABASE_POOL_MAX',
+      defaults.databasePoolMax ?? V.DATABASE_POOL_MAX.default,
+      V.DATABASE_POOL_MAX.min,
+    ),
     databaseStatementTimeoutMs: int(
       src,
       'DATABASE_STATEMENT_TIMEOUT_MS',
-      defaults.databaseStatementTimeoutMs ?? 60_000,
-      0,
+      defaults.databaseStatementTimeoutMs ?? V.DATABASE_STATEMENT_TIMEOUT_MS.default,
+      V.DATABASE_STATEMENT_TIMEOUT_MS.min,
     ),
     databaseConnectTimeoutMs: int(
       src,
       'DATABASE_CONNECT_TIMEOUT_MS',
-      defaults.databaseConnectTimeoutMs ?? 10_000,
-      1,
+      defaults.databaseConnectTimeoutMs ?? V.DATABASE_CONNECT_TIMEOUT_MS.default,
+      V.DATABASE_CONNECT_TIMEOUT_MS.min,
     ),
     redisUrl,
     redisClusterNodes,
     ...readRedisSecurity(src, redisUrl, defaults, (message) => {
       throw new EnvError(message);
     }),
-    redisKeyPrefix: redisKeyPrefix(src, defaults.redisKeyPrefix ?? ''),
-    redisCommandTimeoutMs: int(src, 'REDIS_COMMAND_TIMEOUT_MS', defaults.redisCommandTimeoutMs ?? 2_000, 1),
-    redisConnectTimeoutMs: int(src, 'REDIS_CONNECT_TIMEOUT_MS', defaults.redisConnectTimeoutMs ?? 2_000, 1),
+    redisKeyPrefix: redisKeyPrefix(src, defaults.redisKeyPrefix ?? V.REDIS_KEY_PREFIX.default),
+    redisCommandTimeoutMs: int(
+      src,
+      'REDIS_COMMAND_TIMEOUT_MS',
+      defaults.redisCommandTimeoutMs ?? V.REDIS_COMMAND_TIMEOUT_MS.default,
+      V.REDIS_COMMAND_TIMEOUT_MS.min,
+    ),
+    redisConnectTimeoutMs: int(
+      src,
+      'REDIS_CONNECT_TIMEOUT_MS',
+      defaults.redisConnectTimeoutMs ?? V.REDIS_CONNECT_TIMEOUT_MS.default,
+      V.REDIS_CONNECT_TIMEOUT_MS.min,
+    ),
     authProvider,
     firebase,
     oidc,
-    tokenCacheSize: int(src, 'TOKEN_CACHE_SIZE', defaults.tokenCacheSize ?? 20000, 0),
+    tokenCacheSize: int(
+      src,
+      'TOKEN_CACHE_SIZE',
+      defaults.tokenCacheSize ?? V.TOKEN_CACHE_SIZE.default,
+      V.TOKEN_CACHE_SIZE.min,
+    ),
     serverConfigFile: str(src, 'SERVER_CONFIG_FILE') ?? defaults.serverConfigFile,
-    configCacheMs: int(src, 'CONFIG_CACHE_MS', defaults.configCacheMs ?? 5000, 0),
+    configCacheMs: int(
+      src,
+      'CONFIG_CACHE_MS',
+      defaults.configCacheMs ?? V.CONFIG_CACHE_MS.default,
+      V.CONFIG_CACHE_MS.min,
+    ),
     githubWebhookSecret: str(src, 'GITHUB_WEBHOOK_SECRET') ?? defaults.githubWebhookSecret,
     captcha: {
       verifyUrl:
-        str(src, 'CAPTCHA_VERIFY_URL') ??
-        defaults.captcha?.verifyUrl ??
-        'https://www.google.com/recaptcha/api/siteverify',
+        str(src, 'CAPTCHA_VERIFY_URL') ?? defaults.captcha?.verifyUrl ?? V.CAPTCHA_VERIFY_URL.default,
       secret: str(src, 'CAPTCHA_SECRET') ?? defaults.captcha?.secret,
     },
     mail: {
       smtpUrl: str(src, 'SMTP_URL') ?? defaults.mail?.smtpUrl,
-      from: str(src, 'MAIL_FROM') ?? defaults.mail?.from ?? 'Typing platform <no-reply@localhost>',
+      from: str(src, 'MAIL_FROM') ?? defaults.mail?.from ?? V.MAIL_FROM.default,
     },
     chat: {
       authorizeUrl:
-        str(src, 'CHAT_AUTHORIZE_URL') ??
-        defaults.chat?.authorizeUrl ??
-        'https://discord.com/oauth2/authorize',
-      apiUrl: str(src, 'CHAT_API_URL') ?? defaults.chat?.apiUrl ?? 'https://discord.com/api',
+        str(src, 'CHAT_AUTHORIZE_URL') ?? defaults.chat?.authorizeUrl ?? V.CHAT_AUTHORIZE_URL.default,
+      apiUrl: str(src, 'CHAT_API_URL') ?? defaults.chat?.apiUrl ?? V.CHAT_API_URL.default,
       clientId: str(src, 'CHAT_CLIENT_ID') ?? defaults.chat?.clientId,
       redirectUri: str(src, 'CHAT_REDIRECT_URI') ?? defaults.chat?.redirectUri,
     },
-    bodyLimitBytes: int(src, 'BODY_LIMIT_BYTES', defaults.bodyLimitBytes ?? 100 * 1024, 1024),
-    trustProxy: src.TRUST_PROXY !== undefined ? trustProxy(src) : (defaults.trustProxy ?? false),
-    corsOrigins: cors ?? defaults.corsOrigins ?? '*',
-    logLevel: str(src, 'LOG_LEVEL') ?? defaults.logLevel ?? 'info',
-    logPretty: bool(src, 'LOG_PRETTY', defaults.logPretty ?? false),
-    commitHash: str(src, 'COMMIT_HASH') ?? defaults.commitHash ?? 'NO_HASH',
+    bodyLimitBytes: int(
+      src,
+      'BODY_LIMIT_BYTES',
+      defaults.bodyLimitBytes ?? V.BODY_LIMIT_BYTES.default,
+      V.BODY_LIMIT_BYTES.min,
+    ),
+    trustProxy:
+      src.TRUST_PROXY !== undefined ? trustProxy(src) : (defaults.trustProxy ?? V.TRUST_PROXY.default),
+    corsOrigins: cors ?? defaults.corsOrigins ?? V.CORS_ORIGINS.default,
+    logLevel: str(src, 'LOG_LEVEL') ?? defaults.logLevel ?? V.LOG_LEVEL.default,
+    logPretty: bool(src, 'LOG_PRETTY', defaults.logPretty ?? V.LOG_PRETTY.default),
+    commitHash: str(src, 'COMMIT_HASH') ?? defaults.commitHash ?? V.COMMIT_HASH.default,
     rateLimit: {
       globalPerMinute: int(
         src,
         'RATE_LIMIT_GLOBAL_PER_MINUTE',
-        defaults.rateLimit?.globalPerMinute ?? 120,
-        1,
+        defaults.rateLimit?.globalPerMinute ?? V.RATE_LIMIT_GLOBAL_PER_MINUTE.default,
+        V.RATE_LIMIT_GLOBAL_PER_MINUTE.min,
       ),
       overrides: src.RATE_LIMIT_OVERRIDES ? rateLimitOverrides(src) : (defaults.rateLimit?.overrides ?? {}),
     },
-    jobsEnabled: bool(src, 'JOBS_ENABLED', defaults.jobsEnabled ?? true),
+    jobsEnabled: bool(src, 'JOBS_ENABLED', defaults.jobsEnabled ?? V.JOBS_ENABLED.default),
     metrics: {
       port: metricsPort,
       host: str(src, 'METRICS_HOST') ?? defaults.metrics?.host ?? host,
       token: metricsToken(src) ?? defaults.metrics?.token,
     },
-    docsEnabled: bool(src, 'DOCS_ENABLED', defaults.docsEnabled ?? true),
+    docsEnabled: bool(src, 'DOCS_ENABLED', defaults.docsEnabled ?? V.DOCS_ENABLED.default),
+    accountFiles: {
+      signingKey: src.EXPORT_SIGNING_KEY?.trim() || defaults.accountFiles?.signingKey,
+      instanceId: instanceId(src) ?? defaults.accountFiles?.instanceId,
+    },
     tribe: {
       port: tribePort(src, port, metricsPort) ?? defaults.tribe?.port,
       ...(defaults.tribe?.timings ? { timings: defaults.tribe.timings } : {}),

@@ -193,7 +193,7 @@ export default async () => {
                 required: false,
                 type: () => Number,
                 description:
-                  'Spec "Limits": up to 1000 per request; absent \u2192 min(maxBatchSize, maxLimit) (DECISIONS.md "Results").',
+                  '1 to 1000 (spec "Limits"); absent \u2192 min(maxBatchSize, maxLimit): docs/decisions/0047-get-results-default-limit.md',
                 minimum: 1,
                 maximum: 1000,
               },
@@ -789,7 +789,7 @@ export default async () => {
               },
               setHourOffsetAlias: {
                 summary:
-                  "The spec's variant and the original platform's path (DECISIONS.md: aliases of the same operation).",
+                  "The spec's variant under the original platform's path (docs/decisions/0039-original-routes-and-aliases.md).",
               },
               testActivity: { summary: "Every year's daily test counts (premium)." },
               currentTestActivity: {},
@@ -821,6 +821,10 @@ export default async () => {
           require('../modules/admin/admin-results.controller'),
           {
             AdminResultsController: {
+              rates: {
+                summary:
+                  'What an admin watches for false positives: per check, the results refused and held over the last hour and the\nlast 24 hours, across replicas, and the refusal rate (refused per submission judged). 503 while Redis, which\ncounts them, is unreachable.',
+              },
               listHeld: {
                 summary:
                   'Held results, oldest first: why each was held, its figures and a summary of its key timing; `count` in all.',
@@ -892,8 +896,18 @@ export default async () => {
           {
             ExportController: {
               export: {
+                summary: "Everything the caller's account holds, as one NDJSON download (docs/data.md).",
+              },
+            },
+          },
+        ],
+        [
+          require('../modules/portability/signing/instance-key.controller'),
+          {
+            InstanceKeyController: {
+              instance: {
                 summary:
-                  'Everything the caller\'s account holds, as one NDJSON download (README "Your data").',
+                  "This instance's id and the public key of its account file signatures (docs/account-files.md).",
               },
             },
           },

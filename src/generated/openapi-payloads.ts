@@ -35,7 +35,9 @@ export const PAYLOAD_SCHEMAS: Record<string, object> = {
                   figures: {
                     type: 'object',
                     properties: {},
-                    additionalProperties: { oneOf: [{ type: 'string' }, { type: 'number' }] },
+                    additionalProperties: {
+                      oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }],
+                    },
                   },
                 },
                 required: ['check', 'figures'],
@@ -153,6 +155,53 @@ export const PAYLOAD_SCHEMAS: Record<string, object> = {
     required: ['count', 'results'],
     nullable: true,
   },
+  AdminResultsController_rates: {
+    type: 'object',
+    properties: {
+      lastHour: {
+        type: 'object',
+        properties: {
+          submissions: { type: 'number' },
+          checks: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                check: { type: 'string' },
+                refused: { type: 'number' },
+                held: { type: 'number' },
+                refusalRate: { type: 'number' },
+              },
+              required: ['check', 'refused', 'held', 'refusalRate'],
+            },
+          },
+        },
+        required: ['submissions', 'checks'],
+      },
+      lastDay: {
+        type: 'object',
+        properties: {
+          submissions: { type: 'number' },
+          checks: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                check: { type: 'string' },
+                refused: { type: 'number' },
+                held: { type: 'number' },
+                refusalRate: { type: 'number' },
+              },
+              required: ['check', 'refused', 'held', 'refusalRate'],
+            },
+          },
+        },
+        required: ['submissions', 'checks'],
+      },
+    },
+    required: ['lastHour', 'lastDay'],
+    nullable: true,
+  },
   AdminResultsController_reject: {},
   ApeKeysController_generate: {
     type: 'object',
@@ -236,8 +285,9 @@ export const PAYLOAD_SCHEMAS: Record<string, object> = {
                   enabled: { type: 'boolean' },
                   toleranceWpm: { type: 'number' },
                   tolerancePercent: { type: 'number' },
+                  holdMargin: { type: 'number' },
                 },
-                required: ['enabled', 'toleranceWpm', 'tolerancePercent'],
+                required: ['enabled', 'toleranceWpm', 'tolerancePercent', 'holdMargin'],
               },
               accuracy: {
                 type: 'object',
@@ -245,8 +295,9 @@ export const PAYLOAD_SCHEMAS: Record<string, object> = {
                   enabled: { type: 'boolean' },
                   toleranceErrors: { type: 'number' },
                   tolerancePercent: { type: 'number' },
+                  holdMargin: { type: 'number' },
                 },
-                required: ['enabled', 'toleranceErrors', 'tolerancePercent'],
+                required: ['enabled', 'toleranceErrors', 'tolerancePercent', 'holdMargin'],
               },
               keyCount: {
                 type: 'object',
@@ -255,8 +306,9 @@ export const PAYLOAD_SCHEMAS: Record<string, object> = {
                   minKeysPerChar: { type: 'number' },
                   maxKeysPerChar: { type: 'number' },
                   toleranceKeys: { type: 'number' },
+                  holdMargin: { type: 'number' },
                 },
-                required: ['enabled', 'minKeysPerChar', 'maxKeysPerChar', 'toleranceKeys'],
+                required: ['enabled', 'minKeysPerChar', 'maxKeysPerChar', 'toleranceKeys', 'holdMargin'],
               },
               timeline: {
                 type: 'object',
@@ -264,8 +316,9 @@ export const PAYLOAD_SCHEMAS: Record<string, object> = {
                   enabled: { type: 'boolean' },
                   toleranceMs: { type: 'number' },
                   tolerancePercent: { type: 'number' },
+                  holdMargin: { type: 'number' },
                 },
-                required: ['enabled', 'toleranceMs', 'tolerancePercent'],
+                required: ['enabled', 'toleranceMs', 'tolerancePercent', 'holdMargin'],
               },
               chart: {
                 type: 'object',
@@ -275,6 +328,8 @@ export const PAYLOAD_SCHEMAS: Record<string, object> = {
                   toleranceWpm: { type: 'number' },
                   tolerancePercent: { type: 'number' },
                   consistencyTolerance: { type: 'number' },
+                  longestWordChars: { type: 'number' },
+                  holdMargin: { type: 'number' },
                 },
                 required: [
                   'enabled',
@@ -282,11 +337,14 @@ export const PAYLOAD_SCHEMAS: Record<string, object> = {
                   'toleranceWpm',
                   'tolerancePercent',
                   'consistencyTolerance',
+                  'longestWordChars',
+                  'holdMargin',
                 ],
               },
               bot: {
                 type: 'object',
                 properties: {
+                  holdMargin: { type: 'number' },
                   variation: {
                     type: 'object',
                     properties: {
@@ -315,7 +373,7 @@ export const PAYLOAD_SCHEMAS: Record<string, object> = {
                     required: ['enabled', 'maxRepeatedPercent', 'maxAutocorrelation'],
                   },
                 },
-                required: ['variation', 'distinct', 'periodicity'],
+                required: ['holdMargin', 'variation', 'distinct', 'periodicity'],
               },
               review: {
                 type: 'object',
@@ -349,6 +407,16 @@ export const PAYLOAD_SCHEMAS: Record<string, object> = {
               'review',
             ],
           },
+          quarantine: {
+            type: 'object',
+            properties: {
+              enabled: { type: 'boolean' },
+              retentionDays: { type: 'integer' },
+              maxPerUser: { type: 'integer' },
+              maxTotal: { type: 'integer' },
+            },
+            required: ['enabled', 'retentionDays', 'maxPerUser', 'maxTotal'],
+          },
           filterPresets: {
             type: 'object',
             properties: { enabled: { type: 'boolean' }, maxPresetsPerUser: { type: 'integer' } },
@@ -362,6 +430,7 @@ export const PAYLOAD_SCHEMAS: Record<string, object> = {
           'maxBatchSize',
           'botCheck',
           'antiCheat',
+          'quarantine',
           'filterPresets',
         ],
       },
@@ -786,6 +855,17 @@ export const PAYLOAD_SCHEMAS: Record<string, object> = {
     nullable: true,
   },
   InboxController_update: {},
+  InstanceKeyController_instance: {
+    type: 'object',
+    properties: {
+      instanceId: { type: 'string' },
+      algorithm: { type: 'string', enum: ['Ed25519'] },
+      publicKey: { type: 'string' },
+      fingerprint: { type: 'string' },
+    },
+    required: ['instanceId', 'algorithm', 'publicKey', 'fingerprint'],
+    nullable: true,
+  },
   LeaderboardsController_allTimePage: {
     type: 'object',
     properties: {

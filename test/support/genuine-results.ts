@@ -7,7 +7,7 @@ export const GENUINE_DIR = join(__dirname, '..', 'fixtures', 'original-client-re
 export interface GenuineBody {
   file: string;
   body: { result: Record<string, unknown> };
-  /** The response the original-client capture got (status 200 for every one). */
+  /** The response the capture got (the README says which were refused then, and why). */
   response: { status: number; body: unknown };
 }
 

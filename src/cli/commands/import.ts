@@ -81,20 +81,33 @@ export const importCommands: CommandGroup = (program, cli) => {
   group
     .command('account')
     .description(
-      'import an account export (GET /users/export or `users export`, plain or gzip): the account keeps its uid; safe to rerun',
+      'import an account export (GET /users/export or `users export`, plain or gzip): the account keeps its uid; ' +
+        'a file signed here or by a trusted instance imports as it is, any other only with --untrusted; safe to rerun',
     )
     .argument('<file>', 'the export file (NDJSON, or NDJSON compressed with gzip)', existingFile)
     .option('--uid <newUid>', 'import the account under this uid (when its uid is taken here)', uid)
     .option('--name <newName>', 'import the account under this name (when its name is taken here)', userName)
+    .option(
+      '--untrusted',
+      'import a file that is unsigned, signed by a key not trusted here, or changed since it was signed: its results ' +
+        'are judged as live submissions and nothing else of the file is granted (docs/account-files.md)',
+    )
     .option('--dry-run', 'read, map and check everything, write nothing, print the same summary')
     .option('--rejects <file>', 'write refused records and changed parts as NDJSON to this file', outputFile)
     .action(
-      async (path: string, options: { uid?: string; name?: string; dryRun?: boolean; rejects?: string }) => {
+      async (
+        path: string,
+        options: { uid?: string; name?: string; untrusted?: boolean; dryRun?: boolean; rejects?: string },
+      ) => {
         await cli.run([ImportModule], async (app) => {
           const service = app.get(AccountImportService);
           let plan;
           try {
-            plan = await service.plan(path, { uid: options.uid, name: options.name });
+            plan = await service.plan(path, {
+              uid: options.uid,
+              name: options.name,
+              untrusted: options.untrusted === true,
+            });
           } catch (e) {
             if (e instanceof AccountExportError) throw new AppError(422, `${path}: ${e.message}`);
             throw e;
@@ -107,6 +120,7 @@ export const importCommands: CommandGroup = (program, cli) => {
           cli.io.err(
             `${options.dryRun ? 'dry run of the import of' : 'importing'} account ${what} from ${path}`,
           );
+          cli.io.err(AccountImportService.pathLine(plan));
           let summary;
           try {
             summary = await service.run(plan, { dryRun: options.dryRun === true, progress, rejects });

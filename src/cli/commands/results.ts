@@ -4,6 +4,7 @@ import { ResultReviewService } from '../../modules/results/review/result-review.
 import type { HeldResult } from '../../modules/results/review/result-reviews.repository';
 import type { CommandGroup } from '../cli-context';
 import { entityId, uid, wholeNumber } from '../arguments';
+import { quarantineCommands } from './results-quarantine';
 
 // The leaderboards register the approval hook that enters an approved result on the daily and weekly boards.
 const modules = [ResultsModule, LeaderboardModule];
@@ -29,7 +30,9 @@ function describeHeld(held: HeldResult): string {
 
 /** The result review queue (the same decisions as `/admin/result/*`); each decision is logged with the moderator. */
 export const resultsCommands: CommandGroup = (program, cli) => {
-  const group = program.command('results').description('results held for review (above their mode ceiling)');
+  const group = program
+    .command('results')
+    .description('results held for review, and results the anti-cheat refused (the quarantine)');
   group
     .command('held')
     .description('list held results, oldest first, with why they were held and their key timing')
@@ -72,4 +75,5 @@ export const resultsCommands: CommandGroup = (program, cli) => {
         }),
       );
   }
+  quarantineCommands(group, cli);
 };

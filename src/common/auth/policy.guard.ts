@@ -28,7 +28,8 @@ function permissionDenied(permission: Permission): string {
 }
 
 /**
- * The one global guard. Runs the checks in the order of DECISIONS.md, so the first failing one answers:
+ * The one global guard. Runs the checks in the order of docs/decisions/0010-check-order.md, so the first failing
+ * one answers:
  * bad-auth ban (429) → maintenance (503) → authentication (401/404/47x/503) → rate limit (429) →
  * required configuration (503) → permission (403) → premium (503). Validation (422/400) follows in the pipe.
  */

@@ -120,8 +120,9 @@ export class TokenVerifierService implements OnModuleInit, OnModuleDestroy {
     try {
       raw = await this.redis.get(redisKeys.tokensRevokedBefore(uid));
     } catch (e) {
-      // A token this replica already verified keeps working through a Redis outage (degraded mode, ARCHITECTURE.md)
-      // with the last marker seen; a token never seen is not accepted unchecked (the error answers 503).
+      // A token this replica already verified keeps working through a Redis outage (degraded mode,
+      // docs/decisions/0022-store-outages-degrade.md) with the last marker seen; a token never seen is not accepted
+      // unchecked (the error answers 503).
       if (!mayReuse) throw e;
       this.logger.warn({ uid, err: (e as Error).message }, 'could not re-read the revocation marker');
       return known?.revokedBefore ?? 0;

@@ -9,7 +9,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
-    // A store outage is a degraded mode the client can retry, never a 500 (ARCHITECTURE "Scale-out").
+    // A store outage is a degraded mode the client can retry, never a 500
+    // (docs/decisions/0022-store-outages-degrade.md).
     const { status, body } = isStoreUnavailable(exception)
       ? storeUnavailableResponse(exception)
       : toErrorResponse(exception, request);

@@ -1,4 +1,4 @@
-/** The success body of every endpoint (DECISIONS.md "Envelope and errors"). */
+/** The success body of every endpoint (docs/decisions/0007-envelope-and-status-codes.md). */
 export interface Envelope<T> {
   message: string;
   data: T | null;

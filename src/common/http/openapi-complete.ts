@@ -19,7 +19,7 @@ const SCHEMA = {
   ValidationErrorEnvelope: '#/components/schemas/ValidationErrorEnvelope',
 };
 
-/** The envelope of every answer (DECISIONS.md "Envelope and errors"). */
+/** The envelope of every answer (docs/decisions/0007-envelope-and-status-codes.md). */
 export const ENVELOPE_SCHEMAS = {
   Envelope: {
     type: 'object',
@@ -76,8 +76,9 @@ function addError(errors: Map<number, ErrorCase>, status: number, add: ErrorCase
 }
 
 /**
- * The error statuses a route can answer, derived from what runs before its handler (the guard's steps in
- * DECISIONS.md order, then the validation pipe). Handler-specific errors come from `@ApiResponse` decorators.
+ * The error statuses a route can answer, derived from what runs before its handler (the guard's steps in the
+ * order of docs/decisions/0010-check-order.md, then the validation pipe). Handler-specific errors come from
+ * `@ApiResponse` decorators.
  */
 function commonErrors(policy: RoutePolicy, facts: RouteFacts, op: OperationObject, devMode: boolean) {
   const errors = new Map<number, ErrorCase>();

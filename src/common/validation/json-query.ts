@@ -31,10 +31,10 @@ export function jsonQueryValue(raw: string): QueryValue {
 }
 
 /**
- * The query string as ts-rest's JSON query mode reads it (DECISIONS.md "Envelope and errors"): each value goes through
- * `JSON.parse` when it parses (`mode2=%2215%22` → "15", `page=0` → 0, `status=%5B%22pending%22%5D` → array), otherwise
- * it stays the raw string; repeated keys give an array. The result has no prototype, so no key (`__proto__`,
- * `constructor`) can reach or shadow anything inherited; validation then refuses unknown keys.
+ * The query string as ts-rest's JSON query mode reads it (docs/decisions/0008-json-query-mode.md): each value goes
+ * through `JSON.parse` when it parses (`mode2=%2215%22` → "15", `page=0` → 0, `status=%5B%22pending%22%5D` → array),
+ * otherwise it stays the raw string; repeated keys give an array. The result has no prototype, so no key
+ * (`__proto__`, `constructor`) can reach or shadow anything inherited; validation then refuses unknown keys.
  */
 export function parseJsonQuery(query: string): Record<string, QueryValue> {
   const result = Object.create(null) as Record<string, QueryValue>;

@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 
-// Linear: the digits before and after the point can be split only one way (ReDoS, SECURITY.md).
+// Linear: the digits before and after the point can be split only one way (ReDoS, docs/security.md "Fixed findings").
 export const NUMERIC = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i;
 
 /**

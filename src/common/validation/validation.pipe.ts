@@ -18,8 +18,8 @@ function withoutLeadingProperty(message: string, property: string): string {
 }
 
 /**
- * class-validator errors as `"<dotted.path>" <problem>` strings (DECISIONS.md), unknown keys reported once per object
- * as `Unrecognized key(s) in object: 'a', 'b'` (without a path at the root).
+ * class-validator errors as `"<dotted.path>" <problem>` strings (docs/decisions/0007-envelope-and-status-codes.md),
+ * unknown keys reported once per object as `Unrecognized key(s) in object: 'a', 'b'` (without a path at the root).
  */
 export function formatValidationErrors(errors: ValidationError[], parent = ''): string[] {
   const messages: string[] = [];

@@ -66,6 +66,14 @@ export interface InboxMail {
   uid: string;
 }
 
+export interface InstanceIdentity {
+  created_at: number;
+  instance_id: string;
+  private_key: string | null;
+  public_key: string | null;
+  singleton: Generated<boolean>;
+}
+
 export interface LeaderboardBestChanges {
   board_id: number;
   id: Generated<number>;
@@ -201,6 +209,17 @@ export interface Quotes {
   text: string;
 }
 
+export interface RefusedResults {
+  body: Json;
+  check_name: string;
+  client_version: string | null;
+  figures: Json;
+  id: string;
+  refused_at: number;
+  status: number;
+  uid: string;
+}
+
 export interface ReleaseJobs {
   created_at: number;
   delivery_id: string | null;
@@ -302,6 +321,13 @@ export interface TestActivity {
   uid: string;
 }
 
+export interface TrustedInstanceKeys {
+  instance_id: string;
+  note: Generated<string>;
+  public_key: string;
+  trusted_at: number;
+}
+
 export interface UserConfigs {
   config: Generated<Json>;
   uid: string;
@@ -360,6 +386,7 @@ export interface DB {
   connections: Connections;
   custom_themes: CustomThemes;
   inbox_mail: InboxMail;
+  instance_identity: InstanceIdentity;
   leaderboard_best_changes: LeaderboardBestChanges;
   leaderboard_bests: LeaderboardBests;
   leaderboard_board_removals: LeaderboardBoardRemovals;
@@ -374,6 +401,7 @@ export interface DB {
   quote_ratings: QuoteRatings;
   quote_reports: QuoteReports;
   quotes: Quotes;
+  refused_results: RefusedResults;
   release_jobs: ReleaseJobs;
   result_filter_presets: ResultFilterPresets;
   result_reviews: ResultReviews;
@@ -382,6 +410,7 @@ export interface DB {
   tag_personal_bests: TagPersonalBests;
   tags: Tags;
   test_activity: TestActivity;
+  trusted_instance_keys: TrustedInstanceKeys;
   user_configs: UserConfigs;
   user_permissions: UserPermissions;
   user_quote_ratings: UserQuoteRatings;

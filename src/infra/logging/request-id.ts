@@ -7,12 +7,11 @@ export const REQUEST_ID_HEADER = 'x-request-id';
 const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
- * Fastify's `genReqId`: the incoming `X-Request-Id` when sane, else a fresh UUID. Stored on the raw request too, so
- * pino-http (which sees only the raw request) logs the same id.
+ * Fastify's `genReqId`: the incoming `X-Request-Id` when sane, else a fresh UUID (`request.id`, logged on every line of
+ * the request and returned in the response's `X-Request-Id`).
  */
 export function requestIdOf(req: IncomingMessage): string {
   const incoming = req.headers[REQUEST_ID_HEADER];
   const id = typeof incoming === 'string' && SANE_ID.test(incoming) ? incoming : randomUUID();
-  req.id = id;
   return id;
 }

@@ -32,6 +32,12 @@ export const redisKeys = {
   /** A daily board (UTC day start in ms): scores (sorted set) and entries (hash) in one slot. */
   dailyLeaderboard: (day: number, language: string, mode: string, mode2: string) =>
     boardKeys(`daily:${language}:${mode}:${mode2}:${day}`),
+  /**
+   * Outcomes of result submissions (accepted, held, refused per check) counted per minute and per hour by every
+   * replica, for the refusal rates an operator watches; one hash tag, so a replica flushes them in one pipeline.
+   */
+  submissionOutcomes: (unit: 'minute' | 'hour', index: number) =>
+    `results:${tag('outcomes')}:${unit}:${index}`,
   /** The weekly XP board of the ISO week starting at `weekStart` (ms): scores and entries in one slot. */
   weeklyXpLeaderboard: (weekStart: number) => boardKeys(`weekly-xp:${weekStart}`),
   /** A Tribe room (hash: version, state, config) and its racers' last progress, in one slot. */

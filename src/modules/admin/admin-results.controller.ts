@@ -10,12 +10,13 @@ import {
 import { ApiFailure } from '../../common/http/api-failure.decorator';
 import { ok } from '../../common/http/envelope';
 import type { AuthContext } from '../../common/http/request-context';
+import { SubmissionOutcomesService } from '../results/outcomes/submission-outcomes.service';
 import { HELD_NOT_FOUND, ResultReviewService } from '../results/review/result-review.service';
 import { ADMIN_DISABLED } from './admin-messages';
 import { AcceptResultsDto, HeldResultsQueryDto, RejectResultsDto } from './dto/admin-results.dto';
 
 /**
- * The result review queue (DECISIONS.md "Anti-cheat"), named after the original's report routes
+ * The result review queue (docs/decisions/0017-review-queue.md), named after the original's report routes
  * (`/admin/report/accept|reject`): results above their mode's plausibility ceiling wait here, saved but off every
  * board, for a moderator with the admin permission. Same policy as every `/admin/*` route.
  */
@@ -26,7 +27,20 @@ import { AcceptResultsDto, HeldResultsQueryDto, RejectResultsDto } from './dto/a
 @NoTokenCache()
 @RateLimit('adminLimit')
 export class AdminResultsController {
-  constructor(private readonly reviews: ResultReviewService) {}
+  constructor(
+    private readonly reviews: ResultReviewService,
+    private readonly outcomes: SubmissionOutcomesService,
+  ) {}
+
+  /**
+   * What an admin watches for false positives: per check, the results refused and held over the last hour and the
+   * last 24 hours, across replicas, and the refusal rate (refused per submission judged). 503 while Redis, which
+   * counts them, is unreachable.
+   */
+  @Get('result/rates')
+  async rates() {
+    return ok('Result check rates retrieved', await this.outcomes.rates());
+  }
 
   /** Held results, oldest first: why each was held, its figures and a summary of its key timing; `count` in all. */
   @Get('result/held')

@@ -15,9 +15,9 @@ import { AdminService } from './admin.service';
 import { AcceptReportsDto, AdminForgotPasswordDto, AdminUidDto, RejectReportsDto } from './dto/admin.dto';
 
 /**
- * Admin routes of the original client (contract facts §11). The switch is checked before the permission (DECISIONS
- * check order), so a disabled admin area answers 503 to everyone. Tokens are verified on every call: a revoked
- * admin loses access at once.
+ * Admin routes of the original client (contract facts §11). The switch is checked before the permission
+ * (docs/decisions/0010-check-order.md), so a disabled admin area answers 503 to everyone. Tokens are verified on
+ * every call: a revoked admin loses access at once.
  */
 @ApiTags('admin')
 @Controller('admin')

@@ -91,8 +91,8 @@ export class ApeKeyVerifierService implements ApeKeyVerifier, OnModuleInit, OnMo
   private async verifyAgainstStore(key: PresentedApeKey, hash: string): Promise<ApeKeyCheck> {
     const startedAt = this.cache.begin();
     const stored = await this.repository.findForVerification(key.keyId);
-    // Unknown id and wrong secret answer alike (DECISIONS.md), and the secret is checked before the enabled flag,
-    // so a key id alone reveals nothing.
+    // Unknown id and wrong secret answer alike (docs/decisions/0012-ape-keys.md), and the secret is checked before
+    // the enabled flag, so a key id alone reveals nothing.
     if (!stored || !(await compare(bcryptInputFor(stored.scheme, key.secret), stored.hash)))
       return { status: 'not-found' };
     if (!stored.enabled) return { status: 'disabled' };

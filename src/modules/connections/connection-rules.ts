@@ -1,6 +1,6 @@
 /**
- * The connection state table (spec "Connection status", DECISIONS.md "Users and social") as pure functions, so every
- * allowed and refused transition is decided in one place and tested table-driven.
+ * The connection state table (spec "Connection status", docs/decisions/0026-connections.md) as pure functions, so
+ * every allowed and refused transition is decided in one place and tested table-driven.
  */
 export const CONNECTION_STATUSES = ['pending', 'accepted', 'rejected', 'blocked'] as const;
 export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
@@ -31,7 +31,7 @@ export interface PairRecord {
 
 export type RequestOutcome =
   | { kind: 'insert' }
-  /** A rejected initiator asks again: the pair's record goes back to pending (DECISIONS.md). */
+  /** A rejected initiator asks again: the pair's record goes back to pending (docs/decisions/0026-connections.md). */
   | { kind: 'renew' }
   | { kind: 'refuse'; message: string };
 

@@ -41,7 +41,7 @@ export class ConnectionsService {
 
   /**
    * Uids of the user's accepted connections (without the user). For friends-only leaderboards, which add the caller
-   * themselves (DECISIONS.md "Leaderboards").
+   * themselves (docs/decisions/0021-daily-and-weekly-boards.md).
    */
   friendUids(uid: string): Promise<string[]> {
     return this.repository.acceptedPartnerUids(uid);

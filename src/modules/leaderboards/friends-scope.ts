@@ -6,7 +6,10 @@ import { ConnectionsService } from '../connections/connections.service';
 
 export const FRIENDS_UNAVAILABLE = 'This feature is currently unavailable.';
 
-/** Who a `friendsOnly` board shows: the caller and their accepted connections (DECISIONS.md "Leaderboards"). */
+/**
+ * Who a `friendsOnly` board shows: the caller and their accepted connections
+ * (docs/decisions/0021-daily-and-weekly-boards.md).
+ */
 @Injectable()
 export class FriendsScope {
   constructor(private readonly connections: ConnectionsService) {}

@@ -107,11 +107,7 @@ export class LeaderboardJobsService implements OnApplicationBootstrap, OnModuleD
     this.checkedEmpty = true;
     return {
       rebuilt: await attempt(REBUILD, () => this.rebuildIfDue(ifEmpty), false),
-      liveChanges: await attempt(
-        'live-ranks',
-        async () => (await this.snapshot.applyLiveChanges())?.pairs ?? 0,
-        0,
-      ),
+      liveChanges: await attempt('live-ranks', async () => (await this.snapshot.drainLiveChanges()) ?? 0, 0),
       dailyClosed: await attempt('daily-rollover', () => this.rollover.dailyIfDue(), false),
       weeklyClosed: await attempt('weekly-rollover', () => this.rollover.weeklyIfDue(), false),
     };

@@ -25,8 +25,13 @@ export const REBUILD_STEPS = [
 ];
 /** Queued changes applied per statement: a tick's worth at a hundred new personal bests a second. */
 export const LIVE_BATCH = 5_000;
-/** Batches per job run at most, so one run never holds the rebuild's lock for long. */
+/** Batches per hold of the snapshot's lock at most, so a rebuild waiting for it never waits long. */
 const LIVE_MAX_BATCHES = 20;
+
+/** What one hold of the lock applied, and whether the queue still had changes when it let go. */
+export interface LiveRun extends AppliedChanges {
+  backlog: boolean;
+}
 /**
  * The lock of everything that writes the snapshot: the rebuild, the live updates and removals. The rebuild's own
  * lock ('rebuild', refused at once when held: one build at a time) is separate, so a live update of a few
@@ -72,20 +77,38 @@ export class LeaderboardSnapshotService {
    * batch by batch until the queue is empty. Returns null without waiting while a rebuild runs: the queue is left
    * as it is, and what the rebuild already saw re-applies harmlessly after its swap.
    */
-  async applyLiveChanges(): Promise<AppliedChanges | null> {
+  async applyLiveChanges(): Promise<LiveRun | null> {
     const outcome = await this.runs.exclusively(SNAPSHOT_LOCK, async () => {
       const minTimeTyping = await this.minTimeTyping();
-      const total: AppliedChanges = { pairs: 0, added: 0, removed: 0 };
+      const total: LiveRun = { taken: 0, pairs: 0, added: 0, removed: 0, backlog: false };
       for (let batch = 0; batch < LIVE_MAX_BATCHES; batch++) {
         const applied = await this.live.applyQueued(minTimeTyping, LIVE_BATCH);
+        total.taken += applied.taken;
         total.pairs += applied.pairs;
         total.added += applied.added;
         total.removed += applied.removed;
-        if (applied.pairs < LIVE_BATCH) break;
+        // A full batch of queue rows (however many distinct pairs they held) means more may be waiting.
+        total.backlog = applied.taken === LIVE_BATCH;
+        if (!total.backlog) break;
       }
       return total;
     });
     return outcome.ran ? outcome.value : null;
+  }
+
+  /**
+   * Drains the queue: runs of applyLiveChanges, letting go of the lock between them (a rebuild may take its turn),
+   * until no backlog is left, so a burst of new bests is ranked within the tick rather than a few thousand a tick.
+   * Returns the pairs applied; null when a rebuild held the snapshot (the queue waits for the next tick).
+   */
+  async drainLiveChanges(): Promise<number | null> {
+    let pairs = 0;
+    for (;;) {
+      const run = await this.applyLiveChanges();
+      if (!run) return pairs > 0 ? pairs : null;
+      pairs += run.pairs;
+      if (!run.backlog) return pairs;
+    }
   }
 
   /**

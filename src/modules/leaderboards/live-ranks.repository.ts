@@ -5,7 +5,9 @@ import type { Executor } from '../../infra/database/transaction';
 import { ineligibleUser } from './snapshot.repository';
 
 export interface AppliedChanges {
-  /** (user, board) pairs taken from the queue (or of the user being removed). */
+  /** Rows taken off the queue (one pair may be queued many times: a user with several new bests). */
+  taken: number;
+  /** Distinct (user, board) pairs among them (or of the user being removed). */
   pairs: number;
   added: number;
   removed: number;
@@ -71,7 +73,7 @@ export class LiveRanksRepository {
    * - A board without marks (created by a rebuild that then failed before its swap) gets its sentinel first.
    */
   private async apply(pairs: RawBuilder<unknown>, minTimeTyping: number | null): Promise<AppliedChanges> {
-    const { rows } = await sql<{ pairs: string; added: string; removed: string }>`
+    const { rows } = await sql<{ taken: string; pairs: string; added: string; removed: string }>`
       WITH taken AS (${pairs}),
       pairs AS (SELECT DISTINCT uid, board_id FROM taken),
       removed AS (
@@ -131,10 +133,12 @@ export class LiveRanksRepository {
           AND m.uid = s.uid
         RETURNING m.board_id
       )
-      SELECT (SELECT count(*) FROM pairs) AS pairs, (SELECT count(*) FROM added) AS added,
+      SELECT (SELECT count(*) FROM taken) AS taken, (SELECT count(*) FROM pairs) AS pairs,
+             (SELECT count(*) FROM added) AS added,
              (SELECT count(*) FROM removed) AS removed`.execute(this.db);
     const row = rows[0];
     return {
+      taken: Number(row?.taken ?? 0),
       pairs: Number(row?.pairs ?? 0),
       added: Number(row?.added ?? 0),
       removed: Number(row?.removed ?? 0),

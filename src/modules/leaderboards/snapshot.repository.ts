@@ -94,8 +94,9 @@ export class SnapshotRepository {
 
   /**
    * Numbers every qualifying personal best (`leaderboard_bests`: punctuation and numbers off, difficulty normal, lazy
-   * mode off, DECISIONS.md) of every eligible user into the staging tables and indexes them. Eligible (spec): not
-   * banned, not opted out, `timeTyping` above `minTimeTyping` (null skips the time check, as in development).
+   * mode off, docs/decisions/0020-all-time-leaderboards.md) of every eligible user into the staging tables and
+   * indexes them. Eligible (spec): not banned, not opted out, `timeTyping` above `minTimeTyping` (null skips the time
+   * check, as in development).
    */
   async buildStaging(minTimeTyping: number | null, onStep: (step: string) => void): Promise<StagedSnapshot> {
     const shards = await this.splitModes();
@@ -365,7 +366,7 @@ export function copyLeaderboardBests(boardIds?: number[]): RawBuilder<unknown> {
     FROM personal_bests p
     JOIN leaderboard_boards b ON b.language = p.language AND b.mode = p.mode AND b.mode2 = p.mode2
     WHERE p.difficulty = 'normal' AND NOT p.punctuation AND NOT p.numbers AND NOT p.lazy_mode
-      -- A best held for review is not on the boards (the user's lower results are not copied: see SECURITY.md).
+      -- A best held for review is not on the boards (the user's lower results are not copied: see docs/security.md).
       AND p.held_result_id IS NULL
       ${boardIds === undefined ? sql`` : sql`AND b.id = ANY(${boardIds}::int[])`}
     -- In primary-key order, so each key lands next to the one before in the index instead of on a random page: for

@@ -5,7 +5,7 @@ import { toHistogram } from './speed-histogram';
 
 /**
  * Both statistics change slowly and are asked for by anonymous page loads, so each is computed at most once a minute
- * per process (ARCHITECTURE rule 7: site-wide totals are aggregated, never a row every submission updates).
+ * per process (docs/decisions/0038-site-wide-totals-aggregated.md: never a row every submission updates).
  */
 export const PUBLIC_STATS_CACHE_MS = 60_000;
 

@@ -9,10 +9,10 @@ export interface AntiCheatContext {
 }
 
 /**
- * Where an operator plugs private result validation in, on top of the open checks (domain/anti-cheat, SECURITY.md
- * "Result anti-cheat"), which run first. Both answer true to accept: `validateResult` judges the whole result
- * (false → 463), `validateKeys` the key timings of fast timed tests (false → 465); when the key check runs is set by
- * `results.botCheck` in the server configuration.
+ * Where an operator plugs private result validation in, on top of the open checks (domain/anti-cheat,
+ * docs/security.md "Result anti-cheat"), which run first. Both answer true to accept: `validateResult` judges the
+ * whole result (false → 463), `validateKeys` the key timings of fast timed tests (false → 465); when the key check
+ * runs is set by `results.botCheck` in the server configuration.
  */
 export interface AntiCheat {
   validateResult(result: Readonly<CompletedResultDto>, context: AntiCheatContext): boolean | Promise<boolean>;

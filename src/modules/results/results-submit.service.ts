@@ -1,352 +1,158 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { Transaction } from 'kysely';
-import { AppError, MESSAGES } from '../../common/app-error';
+import { AppError } from '../../common/app-error';
 import { Clock } from '../../common/clock';
-import { newId } from '../../common/ids';
-import type { ServerConfiguration } from '../../config/server-configuration.schema';
 import { ServerConfigurationService } from '../../common/server-configuration/server-configuration.service';
-import type { DB } from '../../infra/database/database.types';
-import { InboxService } from '../inbox/inbox.service';
-import { XpService } from '../xp/xp.service';
-import { keyTimingSummary } from './domain/anti-cheat/key-timing-summary';
-import { holdReasons, type HoldReason } from './domain/anti-cheat/review-ceiling';
-import { funboxDifficulties, funboxesAllowPb } from './domain/funbox-rules';
-import { keyStats, type KeyStats } from './domain/key-stats';
-import { canSetPersonalBest, isNewPersonalBest } from './domain/personal-best';
-import { nextStreak } from './domain/streak';
+import type { ServerConfiguration } from '../../config/server-configuration.schema';
+import { AntiCheatRegistry, type AntiCheatContext } from './anti-cheat';
+import { judgeResult, MIN_ACCURACY, RESULT_MESSAGES, type Refusal, type Verdict } from './domain/judge';
+import { normaliseResult } from './domain/normalise';
 import type { CompletedResultDto } from './dto/completed-result.dto';
-import { ResultChecks, type CheckContext } from './result-checks';
-import { ResultHooks, type ResultExtras, type ResultSavedEvent } from './result-hooks';
-import { ResultReviewsRepository } from './review/result-reviews.repository';
-import { SubmissionRepository, type LockedAccount, type PbBucket } from './submission.repository';
-import type { Int } from '../../common/int';
+import { SubmissionOutcomesService } from './outcomes/submission-outcomes.service';
+import { isQuarantined, QuarantineService } from './quarantine/quarantine.service';
+import { ResultHooks } from './result-hooks';
+import { SubmissionRepository } from './submission.repository';
+import {
+  RefusedInTransaction,
+  SubmissionTransaction,
+  type StoredSubmission,
+  type SubmitResponse,
+} from './submission-transaction';
 
-const DAY_MS = 86_400_000;
-export const STREAK_BADGE_ID = 14;
-const STREAK_BADGE_DAYS = 365;
-const STREAK_BADGE_MAIL = {
-  subject: 'Badge',
-  body: 'Congratulations for reaching a 365 day streak! You have been awarded a special badge. Now, go touch some grass.',
-  rewards: [{ type: 'badge' as const, item: { id: STREAK_BADGE_ID } }],
-};
+export type { SubmitResponse } from './submission-transaction';
 
-/** `data` of `POST /results` (spec "Result response"; `tagPbs` per DECISIONS.md). */
-export interface SubmitResponse extends ResultExtras {
-  isPb: boolean;
-  tagPbs: string[];
-  insertedId: string;
-  xp: Int;
-  dailyXpBonus: boolean;
-  xpBreakdown: Record<string, number>;
-  streak: Int;
-}
-
-interface Stored {
-  response: SubmitResponse;
-  event: ResultSavedEvent;
-}
-
-function correctedEverything(result: CompletedResultDto): boolean {
-  if (result.correctedEverything !== undefined) return result.correctedEverything;
-  const stats = result.charStats;
-  // charStats: correct, incorrect, extra, missed.
-  return stats !== undefined && stats[1] === 0 && stats[2] === 0 && stats[3] === 0;
+/** One submission as the route hands it over. */
+export interface Submission {
+  uid: string;
+  /** Step 1, parse: the body validated by SubmitResultPipe (dto/submit-result.pipe.ts; 422 when it fails). */
+  result: CompletedResultDto;
+  /** The `result` object exactly as received: the client's hash covers it, and the quarantine keeps it. */
+  received: Record<string, unknown>;
+  clientVersion?: string;
+  /** Hears the outcome label (`463:speed`, `held:ceiling`) for `result_submissions_total`. */
+  outcome?: (label: string) => void;
 }
 
 /**
- * `POST /results`: the checks, then one PostgreSQL transaction that stores the result with its personal bests, tag
- * bests, typing stats, streak, XP, test activity and the streak badge mail — all of it or none — then the
- * post-commit hooks (leaderboards).
+ * `POST /results`, every step in order (docs/architecture.md "A submission's path"):
+ * 1. parse — SubmitResultPipe, before this service: the body's schema (422).
+ * 2. normalise — normaliseResult (domain/normalise.ts): the client's rounding of afk, repeated tags.
+ * 3. judge — judgeResult (domain/judge.ts), pure: one verdict, refuse (460/400/461/463/464), hold or accept, with its
+ *    findings; then the operator's result rules (anti-cheat.ts, 463). A refusal saves nothing; an anti-cheat refusal
+ *    is quarantined (quarantine/), never lost.
+ * 4. the account's transaction — SubmissionTransaction (submission-transaction.ts): spacing (462), key timing
+ *    (464/465), duplicates (466), then the write of everything the result changes, a hold included; all or nothing.
+ * 5. post-commit hooks — ResultHooks (result-hooks.ts): the daily and weekly boards, idempotent, never failing the
+ *    submission.
+ * Every judged submission's outcome is counted per check (outcomes/, the refusal rates an operator watches).
  */
 @Injectable()
 export class ResultsSubmitService {
   private readonly logger = new Logger(ResultsSubmitService.name);
 
   constructor(
-    private readonly repository: SubmissionRepository,
-    private readonly checks: ResultChecks,
-    private readonly xp: XpService,
-    private readonly inbox: InboxService,
-    private readonly hooks: ResultHooks,
-    private readonly reviews: ResultReviewsRepository,
     private readonly configuration: ServerConfigurationService,
+    private readonly repository: SubmissionRepository,
+    private readonly registry: AntiCheatRegistry,
+    private readonly transaction: SubmissionTransaction,
+    private readonly hooks: ResultHooks,
+    private readonly quarantine: QuarantineService,
+    private readonly outcomes: SubmissionOutcomesService,
     private readonly clock: Clock,
   ) {}
 
-  /**
-   * `outcome` hears a label when the anti-cheat refuses (`463:speed`) or holds (`held:ceiling`) the result, for the
-   * `result_submissions_total` counter; the response is the same either way.
-   */
-  async submit(
-    uid: string,
-    result: CompletedResultDto,
-    received: Record<string, unknown>,
-    clientVersion?: string,
-    outcome?: (label: string) => void,
-  ): Promise<SubmitResponse> {
+  async submit(submission: Submission): Promise<SubmitResponse> {
     const config = await this.configuration.get();
-    const context: CheckContext = { uid, clientVersion, outcome };
-    await this.checks.beforeTransaction(uid, result, received, config, context);
-
-    // The client's timestamp is only part of the hash; results are stored at server time, in whole seconds.
-    const timestamp = Math.floor(this.clock.now() / 1000) * 1000;
-    const keys = { spacing: keyStats(result.keySpacing), duration: keyStats(result.keyDuration) };
-    const { antiCheat } = config.results;
-    const hold = antiCheat.enabled ? holdReasons(result, antiCheat) : [];
-    const stored = await this.repository.transaction((trx) =>
-      this.store(trx, uid, result, timestamp, keys, config, context, hold),
-    );
-    if (hold.length > 0) {
-      this.logger.warn(
-        { uid, resultId: stored.response.insertedId, reasons: hold },
-        'result held for review: off the boards until a moderator decides',
-      );
-      outcome?.(`held:${hold.map((reason) => reason.check).join('+')}`);
-    }
+    const result = normaliseResult(submission.result);
+    const verdict = await this.judge(submission, result, config);
+    if (verdict.outcome === 'refuse') return this.refuse(submission, verdict.refusal);
+    await this.applyOperatorRules(submission, result);
+    const stored = await this.runTransaction(submission, result, verdict, config);
+    this.report(submission, stored);
     const extras = await this.hooks.runAfterCommit(stored.event);
     return { ...stored.response, ...extras };
   }
 
-  private async store(
-    trx: Transaction<DB>,
-    uid: string,
+  /** Step 3: the pure judge, given the one fact about the account it may need (read only for a low accuracy). */
+  private async judge(
+    submission: Submission,
     result: CompletedResultDto,
-    timestamp: number,
-    keys: { spacing: KeyStats | null; duration: KeyStats | null },
     config: ServerConfiguration,
-    context: CheckContext,
-    hold: HoldReason[],
-  ): Promise<Stored> {
-    const bucket: PbBucket = {
-      mode: result.mode,
-      mode2: result.mode2,
-      language: result.language,
-      difficulty: result.difficulty,
-      punctuation: result.punctuation,
-      numbers: result.numbers,
-      lazyMode: result.lazyMode,
-    };
-    const tagIds = [...new Set(result.tags)];
-    const account = await this.repository.lockAccount(trx, uid, bucket, tagIds);
-    if (!account) throw new AppError(404, MESSAGES.userNotFound);
-
-    const hashes = await this.checks.withAccountLocked(
-      uid,
+  ): Promise<Verdict> {
+    const optedOut = result.acc < MIN_ACCURACY && (await this.repository.isOptedOut(submission.uid));
+    return judgeResult(
       result,
-      account,
-      timestamp,
-      keys,
-      config,
-      context,
+      { optedOut, received: { body: submission.received, uid: submission.uid } },
+      config.results,
     );
+  }
 
-    const pbAllowed = canSetPersonalBest({ ...result, funboxesAllowPb: funboxesAllowPb(result.funbox) });
-    const isPb = pbAllowed && isNewPersonalBest(account.pbWpm, result.wpm);
-    const tagPbs = pbAllowed
-      ? account.ownedTags.filter((tag) => isNewPersonalBest(tag.wpm, result.wpm)).map((tag) => tag.id)
-      : [];
-    // Tags the user does not own (deleted meanwhile, or someone else's) are not stored with the result.
-    const ownedTagIds = new Set(account.ownedTags.map((tag) => tag.id));
-    const tags = tagIds.filter((id) => ownedTagIds.has(id));
-
-    const streak = nextStreak(
-      {
-        length: account.streakLength,
-        maxLength: account.streakMaxLength,
-        lastResultTimestamp: account.streakLastResultAt,
-        hourOffset: account.streakHourOffset,
-      },
-      timestamp,
-    );
-    if (streak.lost) this.logger.log({ uid, lostLength: account.streakLength }, 'streak lost');
-
-    // The configuration read before the transaction: a read in here could wait for a pool connection (see XpService).
-    const xp = this.xp.forResult(
-      {
-        mode: result.mode,
-        acc: result.acc,
-        testDuration: result.testDuration,
-        afkDuration: result.afkDuration,
-        punctuation: result.punctuation,
-        numbers: result.numbers,
-        correctedEverything: correctedEverything(result),
-        funboxDifficulties: funboxDifficulties(result.funbox),
-        incompleteTests: result.incompleteTests,
-        incompleteTestSeconds: result.incompleteTestSeconds,
-        streak: streak.length,
-        lastResultTimestamp: account.lastResultAt,
-        currentTotalXp: account.xp,
-        now: timestamp,
-      },
-      config.users.xp,
-    );
-
-    const resultId = newId();
-    const timeTyped = result.testDuration + result.incompleteTestSeconds - result.afkDuration;
-    const held = hold.length > 0;
-    const pbRecord = {
-      wpm: result.wpm,
-      acc: result.acc,
-      raw: result.rawWpm,
-      consistency: result.consistency,
-      timestamp,
-    };
-    await this.repository.applySubmission(trx, {
-      uid,
-      result: this.resultRow(uid, resultId, result, timestamp, account, tags, isPb, keys, xp.xp),
-      bucket,
-      pbRecord,
-      heldResultId: held ? resultId : null,
-      isPb,
-      tagPbIds: tagPbs,
-      account: {
-        restartCount: result.restartCount,
-        timeTyped,
-        xp: xp.xp,
-        streakLength: streak.length,
-        streakMaxLength: streak.maxLength,
-        timestamp,
-        lastResultHashes: hashes,
-      },
-      activityDay: Math.floor(timestamp / DAY_MS),
-    });
-
-    await this.grantStreakBadge(trx, uid, streak.length, account);
-    const timeTypingAfter = account.timeTyping + timeTyped;
-    await this.hooks.runWithinSubmission(
-      { uid, timeTypingBefore: account.timeTyping, timeTypingAfter },
-      trx,
-      config,
-    );
-
-    if (held) {
-      await this.reviews.hold(trx, {
-        resultId,
-        uid,
-        heldAt: timestamp,
-        reasons: hold,
-        keyTiming: keyTimingSummary(result),
-        result: {
-          ...bucket,
-          mode: result.mode,
-          funbox: result.funbox,
-          bailedOut: result.bailedOut,
-          stopOnLetter: result.stopOnLetter,
-          wpm: result.wpm,
-          rawWpm: result.rawWpm,
-          acc: result.acc,
-          consistency: result.consistency,
-          testDuration: result.testDuration,
-          afkDuration: result.afkDuration,
-          incompleteTestSeconds: result.incompleteTestSeconds,
-          timestamp,
-          xp: xp.xp,
-          pbAllowed,
-        },
+  /** Step 3, continued: an operator's private rules (the registry), after the open checks passed. */
+  private async applyOperatorRules(submission: Submission, result: CompletedResultDto): Promise<void> {
+    if (!(await this.registry.current.validateResult(result, this.registryContext(submission)))) {
+      await this.refuse(submission, {
+        status: 463,
+        message: RESULT_MESSAGES.senseless,
+        check: 'registry',
+        figures: {},
       });
-    } else if (account.pbHeld && pbAllowed && !isPb) {
-      // The best of this bucket is held off the boards: this lower result may be the user's entry there.
-      await this.reviews.offerBoardBest(trx, uid, bucket, pbRecord);
     }
-
-    if (isPb) {
-      this.logger.log(
-        { uid, resultId, mode: result.mode, mode2: result.mode2, wpm: result.wpm, acc: result.acc },
-        'new personal best',
-      );
-    }
-    return {
-      response: {
-        isPb,
-        tagPbs,
-        insertedId: resultId,
-        xp: xp.xp,
-        dailyXpBonus: xp.dailyBonus,
-        xpBreakdown: xp.breakdown,
-        streak: streak.length,
-      },
-      event: {
-        uid,
-        resultId,
-        timestamp,
-        result,
-        isPb,
-        held,
-        xp: xp.xp,
-        account: {
-          name: account.name,
-          banned: account.banned,
-          lbOptOut: account.lbOptOut,
-          timeTypingBefore: account.timeTyping,
-          premiumExpiresAt: account.premiumExpiresAt,
-          selectedBadgeId: account.badges.find((badge) => badge.selected === true)?.id,
-          chatId: account.chatId,
-          chatAvatar: account.chatAvatar,
-          streak: streak.length,
-        },
-      },
-    };
   }
 
-  /** Spec streak rule 6: a 365-day streak earns badge 14 by mail, once (not owned, no such mail waiting). */
-  private async grantStreakBadge(
-    trx: Transaction<DB>,
-    uid: string,
-    streak: number,
-    account: LockedAccount,
-  ): Promise<void> {
-    if (streak < STREAK_BADGE_DAYS) return;
-    if (account.badges.some((badge) => badge.id === STREAK_BADGE_ID)) return;
-    if (await this.repository.hasUnreadBadgeMail(trx, uid, STREAK_BADGE_ID)) return;
-    await this.inbox.send(uid, STREAK_BADGE_MAIL, trx);
-    this.logger.log({ uid, streak }, 'streak badge mailed');
-  }
-
-  private resultRow(
-    uid: string,
-    id: string,
+  /** Step 4, whose own refusals (key timing) are refused like the judge's once the transaction rolled back. */
+  private async runTransaction(
+    submission: Submission,
     result: CompletedResultDto,
-    timestamp: number,
-    account: LockedAccount,
-    tags: string[],
-    isPb: boolean,
-    keys: { spacing: KeyStats | null; duration: KeyStats | null },
-    xp: number,
-  ) {
-    return {
-      id,
-      uid,
-      timestamp,
-      name: account.name,
-      wpm: result.wpm,
-      raw_wpm: result.rawWpm,
-      acc: result.acc,
-      consistency: result.consistency,
-      key_consistency: result.keyConsistency ?? null,
-      char_stats: result.charStats ?? null,
-      mode: result.mode,
-      mode2: result.mode2,
-      quote_length: result.quoteLength ?? null,
-      language: result.language,
-      difficulty: result.difficulty,
-      punctuation: result.punctuation,
-      numbers: result.numbers,
-      lazy_mode: result.lazyMode,
-      blind_mode: result.blindMode,
-      bailed_out: result.bailedOut,
-      funbox: result.funbox,
-      tags,
-      test_duration: result.testDuration,
-      afk_duration: result.afkDuration,
-      incomplete_test_seconds: result.incompleteTestSeconds,
-      restart_count: result.restartCount,
-      is_pb: isPb,
-      chart_data: result.chartData === undefined ? null : JSON.stringify(result.chartData),
-      key_spacing_stats: keys.spacing ? JSON.stringify(keys.spacing) : null,
-      key_duration_stats: keys.duration ? JSON.stringify(keys.duration) : null,
-      // Board facts: the daily and weekly XP boards are rebuilt from these after a Redis outage.
-      xp,
-      stop_on_letter: result.stopOnLetter,
-    };
+    verdict: Verdict,
+    config: ServerConfiguration,
+  ): Promise<StoredSubmission> {
+    try {
+      return await this.transaction.run({
+        uid: submission.uid,
+        result,
+        holds: verdict.outcome === 'hold' ? verdict.holds : [],
+        // The client's timestamp is only part of the hash; results are stored at server time, in whole seconds.
+        timestamp: Math.floor(this.clock.now() / 1000) * 1000,
+        config,
+        registry: this.registryContext(submission),
+      });
+    } catch (e) {
+      if (e instanceof RefusedInTransaction) return this.refuse(submission, e.refusal);
+      if (e instanceof AppError) this.outcomes.record(String(e.status));
+      throw e;
+    }
+  }
+
+  /** A refusal: logged with its check and figures, counted, quarantined when the anti-cheat made it, answered. */
+  private async refuse(submission: Submission, refusal: Refusal): Promise<never> {
+    const label = `${refusal.status}:${refusal.check}`;
+    this.outcomes.record(label);
+    if (isQuarantined(refusal)) {
+      this.logger.warn(
+        { uid: submission.uid, check: refusal.check, status: refusal.status, figures: refusal.figures },
+        'result refused by anti-cheat',
+      );
+      submission.outcome?.(label);
+      await this.quarantine.keep(submission.uid, refusal, submission.received, submission.clientVersion);
+    }
+    throw new AppError(refusal.status, refusal.message, { check: refusal.check, ...refusal.figures });
+  }
+
+  private report(submission: Submission, stored: StoredSubmission): void {
+    if (stored.holds.length === 0) {
+      this.outcomes.record('accepted');
+      return;
+    }
+    const label = `held:${stored.holds.map((hold) => hold.check).join('+')}`;
+    this.outcomes.record(label);
+    submission.outcome?.(label);
+    this.logger.warn(
+      { uid: submission.uid, resultId: stored.response.insertedId, reasons: stored.holds },
+      'result held for review: off the boards until a moderator decides',
+    );
+  }
+
+  /** The operator's rules see the submission, not our bookkeeping. */
+  private registryContext(submission: Submission): AntiCheatContext {
+    return { uid: submission.uid, clientVersion: submission.clientVersion };
   }
 }

@@ -35,7 +35,7 @@ import { ResultsSubmitService } from './results-submit.service';
 import { ResultsTagsService } from './results-tags.service';
 import { ApiFailure } from '../../common/http/api-failure.decorator';
 import { XP_MESSAGES } from '../xp/xp.service';
-import { RESULT_MESSAGES } from './result-checks';
+import { RESULT_MESSAGES } from './domain/judge';
 
 /** The `result` object exactly as received (the hash covers it as the client sent it, not the parsed DTO). */
 const ReceivedResult = createParamDecorator((_: unknown, ctx: ExecutionContext): Record<string, unknown> => {
@@ -99,9 +99,13 @@ export class ResultsController {
   ) {
     return ok(
       'Result saved',
-      await this.submitService.submit(auth.uid, body.result, received, clientVersion, (outcome) =>
-        labelOutcome(request, outcome),
-      ),
+      await this.submitService.submit({
+        uid: auth.uid,
+        result: body.result,
+        received,
+        clientVersion,
+        outcome: (outcome) => labelOutcome(request, outcome),
+      }),
     );
   }
 

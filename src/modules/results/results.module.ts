@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { InboxModule } from '../inbox/inbox.module';
 import { XpModule } from '../xp/xp.module';
 import { AntiCheatRegistry } from './anti-cheat';
-import { ResultChecks } from './result-checks';
 import { ResultHooks } from './result-hooks';
 import { ResultsController } from './results.controller';
 import { ResultsReadService } from './results-read.service';
@@ -13,10 +12,15 @@ import { ResultsTagsService } from './results-tags.service';
 import { ResultReviewService } from './review/result-review.service';
 import { ResultReviewsRepository } from './review/result-reviews.repository';
 import { SubmissionRepository } from './submission.repository';
+import { SubmissionTransaction } from './submission-transaction';
+import { SubmissionOutcomesService } from './outcomes/submission-outcomes.service';
+import { QuarantineService } from './quarantine/quarantine.service';
+import { RefusedResultsRepository } from './quarantine/refused-results.repository';
 
 /**
  * Result submission and history. Exports the post-commit hook list (leaderboards register there), the anti-cheat
- * registry (a private anti-cheat module plugs in there) and the review queue's decisions (admin routes, CLI).
+ * registry (a private anti-cheat module plugs in there), the review queue's decisions and the quarantine of refused
+ * results with the refusal rates (admin routes, CLI, the account's export).
  */
 @Module({
   imports: [XpModule, InboxModule],
@@ -24,8 +28,11 @@ import { SubmissionRepository } from './submission.repository';
   providers: [
     ResultsRepository,
     SubmissionRepository,
-    ResultChecks,
+    SubmissionTransaction,
     ResultsSubmitService,
+    SubmissionOutcomesService,
+    RefusedResultsRepository,
+    QuarantineService,
     ResultsReadService,
     ResultTagsRepository,
     ResultsTagsService,
@@ -34,6 +41,14 @@ import { SubmissionRepository } from './submission.repository';
     ResultReviewsRepository,
     ResultReviewService,
   ],
-  exports: [ResultsSubmitService, ResultsReadService, ResultHooks, AntiCheatRegistry, ResultReviewService],
+  exports: [
+    ResultsSubmitService,
+    ResultsReadService,
+    ResultHooks,
+    AntiCheatRegistry,
+    ResultReviewService,
+    QuarantineService,
+    SubmissionOutcomesService,
+  ],
 })
 export class ResultsModule {}

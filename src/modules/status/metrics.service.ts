@@ -5,7 +5,10 @@ import { collectProcessMetrics } from './process-metrics';
 import { StatusRepository, type JobRunFacts } from './status.repository';
 import { CacheStatsRegistry } from '../../common/cache-stats';
 
-/** Statuses a failed authentication answers with (DECISIONS.md, "Bad authentication"), 404 aside: see below. */
+/**
+ * Statuses a failed authentication answers with (docs/decisions/0014-bad-authentication-counter.md), 404 aside: see
+ * below.
+ */
 function isBadAuthStatus(status: number): boolean {
   return status === 401 || (status >= 470 && status <= 479);
 }

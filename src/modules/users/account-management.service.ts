@@ -21,8 +21,8 @@ function providerCode(e: unknown): string {
 }
 
 /**
- * Account-wide changes: name, email, password, sessions, leaderboard opt-out, reset and deletion (DECISIONS.md
- * "Users and social"; the fresh-token and no-ApeKey rules are on the routes).
+ * Account-wide changes: name, email, password, sessions, leaderboard opt-out, reset and deletion
+ * (docs/decisions/0028-account-lifecycle-routes.md; the fresh-token and no-ApeKey rules are on the routes).
  */
 @Injectable()
 export class AccountManagementService {

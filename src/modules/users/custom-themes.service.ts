@@ -6,7 +6,7 @@ import { CustomThemesRepository } from './custom-themes.repository';
 import { normalizeThemeColors, type ThemeColors } from './theme-colors';
 import { UsersRepository } from './users.repository';
 
-/** DECISIONS.md "Users and social". */
+/** docs/decisions/0024-users-names-and-limits.md. */
 export const MAX_CUSTOM_THEMES = 20;
 const THEME_NOT_FOUND = 'Custom theme not found';
 

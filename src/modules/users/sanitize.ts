@@ -39,9 +39,10 @@ export function stripMarkup(input: string): string {
 }
 
 /**
- * Profile text as stored (spec "Profile details": markup stripped; DECISIONS.md: trimmed, length-limited by the
- * DTO). Like the original platform it also drops stray combining marks (zalgo text) after composing what can be
- * composed, so accented letters survive, and collapses runs of 3+ newlines or 3+ spaces to two.
+ * Profile text as stored (spec "Profile details": markup stripped; docs/decisions/0024-users-names-and-limits.md:
+ * trimmed, length-limited by the DTO). Like the original platform it also drops stray combining marks (zalgo text)
+ * after composing what can be composed, so accented letters survive, and collapses runs of 3+ newlines or 3+ spaces
+ * to two.
  */
 export function sanitizeText(input: string): string {
   return stripMarkup(input.replace(/\r\n?/g, '\n'))

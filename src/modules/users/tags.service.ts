@@ -7,7 +7,7 @@ import { emptyPersonalBests, groupPersonalBests } from './personal-bests';
 import { TagsRepository } from './tags.repository';
 import { UsersRepository } from './users.repository';
 
-/** DECISIONS.md "Users and social". */
+/** docs/decisions/0024-users-names-and-limits.md. */
 export const MAX_TAGS = 15;
 const TAG_NOT_FOUND = 'Tag not found';
 

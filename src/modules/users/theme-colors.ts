@@ -20,7 +20,10 @@ export type NamedThemeColors = Record<(typeof THEME_COLOR_KEYS)[number], string>
  */
 export const THEME_COLOR_TUPLE_LENGTH = 10;
 
-/** DECISIONS.md: either shape is accepted and a theme is answered in the shape it was stored in. */
+/**
+ * docs/decisions/0025-custom-theme-shapes.md: either shape is accepted and a theme is answered in the shape it was
+ * stored in.
+ */
 export type ThemeColors = NamedThemeColors | string[];
 
 const HEX = /^#([\da-f]{3}){1,2}$/i;

@@ -1,6 +1,6 @@
 import { ValidateBy, type ValidationOptions } from 'class-validator';
 
-/** DECISIONS.md "Users and social": 1-16 of `[a-zA-Z0-9_.-]`. */
+/** docs/decisions/0024-users-names-and-limits.md: 1-16 of `[a-zA-Z0-9_.-]`. */
 const NAME_CHARACTERS = /^[a-zA-Z0-9_.-]+$/;
 export const NAME_MAX_LENGTH = 16;
 

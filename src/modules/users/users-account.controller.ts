@@ -7,7 +7,7 @@ import { AccountManagementService } from './account-management.service';
 import { UpdateEmailDto, UpdatePasswordDto } from './dto/account.dto';
 import { ApiFailure } from '../../common/http/api-failure.decorator';
 
-/** Account lifecycle (DECISIONS.md): fresh token only, never an ApeKey. */
+/** Account lifecycle (docs/decisions/0028-account-lifecycle-routes.md): fresh token only, never an ApeKey. */
 @ApiTags('users')
 @Controller('users')
 @RequireFreshToken()

@@ -66,7 +66,7 @@ export class UsersStatsController {
     return ok('Streak hour offset set');
   }
 
-  /** The spec's variant and the original platform's path (DECISIONS.md: aliases of the same operation). */
+  /** The spec's variant under the original platform's path (docs/decisions/0039-original-routes-and-aliases.md). */
   @Post(['streakHourOffset', 'setStreakHourOffset'])
   @RateLimit('setStreakHourOffset')
   @ApiFailure(403, 'Streak hour offset already set')

@@ -12,6 +12,7 @@ const RESET_LINK = 'https://auth.example/reset?oobCode=admin1';
 /** Every admin route with a body that passes validation (ids need not exist). */
 const ROUTES: [string, string, unknown][] = [
   ['GET', '/admin', undefined],
+  ['GET', '/admin/result/rates', undefined],
   ['POST', '/admin/toggleBan', { uid: 'someone' }],
   ['POST', '/admin/clearStreakHourOffset', { uid: 'someone' }],
   ['POST', '/admin/report/accept', { reports: [{ reportId: randomUUID() }] }],

@@ -4,20 +4,21 @@ import { listRoutes } from '../../support/route-auth';
 import type { TestApp } from '../../support/test-app';
 import { ORIGINAL_ROUTES } from './original-routes';
 
-const README = readFileSync(join(__dirname, '../../../README.md'), 'utf8');
+/** The route table and the original routes not served live in docs/api.md. */
+const API_DOC = readFileSync(join(__dirname, '../../../docs/api.md'), 'utf8');
 
-/** The lines of one `## ` section of the README (without its heading). */
-function readmeSection(heading: string): string[] {
-  const lines = README.split('\n');
+/** The lines of one `## ` section of docs/api.md (without its heading). */
+function apiDocSection(heading: string): string[] {
+  const lines = API_DOC.split('\n');
   const start = lines.findIndex((l) => l.trim() === `## ${heading}`);
-  if (start < 0) throw new Error(`README has no "## ${heading}" section`);
+  if (start < 0) throw new Error(`docs/api.md has no "## ${heading}" section`);
   const end = lines.findIndex((l, i) => i > start && /^## /.test(l));
   return lines.slice(start + 1, end < 0 ? undefined : end);
 }
 
-/** `- \`GET /docs/public\`: why` items of the README's "Original routes not served" section. */
+/** `- \`GET /docs/public\`: why` items of docs/api.md's "Original routes not served" section. */
 function listedAsNotServed(): { route: string; reason: string }[] {
-  return readmeSection('Original routes not served')
+  return apiDocSection('Original routes not served')
     .map((line) => /^- `((?:GET|POST|PATCH|DELETE) \/\S*)`[:\s]*(.*)$/.exec(line))
     .filter((m): m is RegExpExecArray => m !== null)
     .map((m) => ({ route: m[1]!, reason: m[2]!.trim() }));
@@ -25,12 +26,12 @@ function listedAsNotServed(): { route: string; reason: string }[] {
 
 // Parameter names differ between the contract and our controllers (`:id` / `:apeKeyId`); only the positions count.
 const normalise = (method: string, path: string) => `${method} ${path.replace(/:\w+/g, ':')}`;
-// The README writes parameters as `{name}`.
-const readmePath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+// docs/api.md writes parameters as `{name}`.
+const docPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
 /**
  * The coverage checks, run on an app the caller starts (with `/docs` enabled): every original route is served or
- * listed in the README's "Original routes not served" with its reason, and the README lists no served route.
+ * listed in docs/api.md's "Original routes not served" with its reason, and docs/api.md lists no served route.
  */
 export function describeCoverage(app: () => TestApp): void {
   let t: TestApp;
@@ -54,7 +55,7 @@ export function describeCoverage(app: () => TestApp): void {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
-  it('serves every original route, or the README lists it under "Original routes not served" with a reason', () => {
+  it('serves every original route, or docs/api.md lists it under "Original routes not served" with a reason', () => {
     const listed = new Map(listedAsNotServed().map((l) => [l.route, l.reason]));
     const neither = ORIGINAL_ROUTES.filter(
       (r) => !isServed(r.method, r.path) && !listed.has(`${r.method} ${r.path}`),
@@ -63,16 +64,16 @@ export function describeCoverage(app: () => TestApp): void {
     expect([...listed].filter(([, reason]) => reason.length < 10)).toEqual([]);
   });
 
-  it('the README lists no route that is served, and only routes of the original contract', () => {
+  it('docs/api.md lists no route that is served, and only routes of the original contract', () => {
     const listed = listedAsNotServed().map((l) => l.route);
     const known = new Set(ORIGINAL_ROUTES.map((r) => `${r.method} ${r.path}`));
     expect(listed.filter((route) => !known.has(route))).toEqual([]);
     expect(listed.filter((route) => isServed(...(route.split(' ') as [string, string])))).toEqual([]);
   });
 
-  it("the README's route table names every path the app serves", () => {
-    const table = readmeSection('What it serves').join('\n');
-    const paths = [...new Set(listRoutes(t.app).map((r) => readmePath(r.path)))];
+  it("docs/api.md's route table names every path the app serves", () => {
+    const table = apiDocSection('Routes').join('\n');
+    const paths = [...new Set(listRoutes(t.app).map((r) => docPath(r.path)))];
     expect(paths.filter((path) => !table.includes(`${path}\``) && !table.includes(`${path} `))).toEqual([]);
   });
 }

@@ -154,7 +154,7 @@ describe('the original web client: flows of issue 13', () => {
       obj({ count: lit(2), entries: arrayOf(LEADERBOARD_ENTRY, 2), pageSize: 'int' }),
     );
     // The client shows `friendsRank` on a friends board (as the original); `rank` is also the friends place here
-    // and `globalRank` the board's (DECISIONS.md "Leaderboards").
+    // and `globalRank` the board's (docs/decisions/0021-daily-and-weekly-boards.md).
     expect(friends.body.data.entries.map((e) => [e.uid, e.friendsRank, e.rank, e.globalRank])).toEqual([
       [ann!.uid, 1, 1, 2],
       [ben!.uid, 2, 2, 3],

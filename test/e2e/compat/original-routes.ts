@@ -1,9 +1,10 @@
 /**
- * Every route of the original platform's contract (reference/monkeytype-contract-facts.md, endpoint tables of
- * sections 1.6 and 7-11), as its web client and ApeKey scripts call them. `auth` is how the original client
- * authenticates the call: `public` (nothing), `bearer`, `fresh` (a token signed in within the last minute), `apeKey`
- * (also accepts an ApeKey), `admin` (Bearer of a user with the admin permission), `quoteMod`, `github` (webhook
- * signature). The `/dev/*` routes are left out on purpose (development data generators of the original).
+ * Every route of the original platform's contract (contract facts, endpoint tables of sections 1.6 and 7-11;
+ * docs/decisions/0001-contract-and-gaps.md), as its web client and ApeKey scripts call them. `auth` is how the
+ * original client authenticates the call: `public` (nothing), `bearer`, `fresh` (a token signed in within the last
+ * minute), `apeKey` (also accepts an ApeKey), `admin` (Bearer of a user with the admin permission), `quoteMod`,
+ * `github` (webhook signature). The `/dev/*` routes are left out on purpose (development data generators of the
+ * original).
  */
 export type OriginalAuth = 'public' | 'bearer' | 'fresh' | 'apeKey' | 'admin' | 'quoteMod' | 'github';
 

@@ -226,8 +226,8 @@ export const RESULT = obj({
 });
 
 // §12.10
-// On friends-only boards DECISIONS.md renumbers `rank` within the friends and keeps the board's place as `globalRank`;
-// `friendsRank` is there as in the original.
+// On friends-only boards (docs/decisions/0021-daily-and-weekly-boards.md) we renumber `rank` within the friends and
+// keep the board's place as `globalRank`; `friendsRank` is there as in the original.
 export const LEADERBOARD_ENTRY = obj({
   ...CHAT_FIELDS,
   globalRank: opt('int'),

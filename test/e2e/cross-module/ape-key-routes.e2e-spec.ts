@@ -5,7 +5,8 @@ import { submitOk } from '../results/result-factory';
 
 /**
  * Real ApeKeys (generated through the API, verified by the ApeKey feature) against every route of the other features:
- * the DECISIONS.md list accepts them, every fresh-token (sensitive) route and every other signed-in route refuses them.
+ * the list of docs/decisions/0012-ape-keys.md accepts them, every fresh-token (sensitive) route and every other
+ * signed-in route refuses them.
  */
 describe('ApeKeys across the API', () => {
   let t: TestApp;
@@ -32,7 +33,7 @@ describe('ApeKeys across the API', () => {
     ['GET', '/users/currentTestActivity'],
   ];
 
-  it('is accepted on every route of the DECISIONS.md list, as its owner', async () => {
+  it('is accepted on every route of the list in docs/decisions/0012-ape-keys.md, as its owner', async () => {
     for (const [method, url] of accepting()) {
       const res = await t.request(method as string, url as string, { auth: key });
       expect({ url, status: res.status }).toEqual({ url, status: 200 });

@@ -23,7 +23,7 @@ describe('server configuration', () => {
     (await t.request<{ data: ServerConfiguration }>('GET', '/configuration')).body
       .data as ServerConfiguration;
 
-  it('serves the defaults of DECISIONS.md publicly', async () => {
+  it('serves the defaults of docs/decisions/0013-server-configuration.md publicly', async () => {
     const res = await t.request('GET', '/configuration');
     expect(res.status).toBe(200);
     expect(res.body.message).toBe('Configuration retrieved');

@@ -9,7 +9,7 @@ import { generateKey } from '../ape-keys/support';
 import { startStubServer, type StubServer } from '../../support/stub-server';
 import { createTestApp, type TestApp } from '../../support/test-app';
 
-// Production serves /metrics only with a token or on its own port (SECURITY.md).
+// Production serves /metrics only with a token or on its own port (docs/security.md).
 const METRICS_TOKEN = 'probe-metrics-token-0123456789';
 const METRICS_ENV = { metrics: { host: '127.0.0.1', token: METRICS_TOKEN } };
 const METRICS_AUTH = `Bearer ${METRICS_TOKEN}`;

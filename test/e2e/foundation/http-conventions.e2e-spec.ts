@@ -10,7 +10,7 @@ describe('HTTP conventions', () => {
   beforeAll(async () => {
     t = await createTestApp({
       extraModules: [ProbeModule],
-      // Production hides /metrics unless a token or a metrics port is configured (SECURITY.md).
+      // Production hides /metrics unless a token or a metrics port is configured (docs/security.md).
       env: {
         metrics: { host: '127.0.0.1', token: METRICS_TOKEN },
         // The probe routes use adminLimit (1 per 5 s), which these tests are not about.

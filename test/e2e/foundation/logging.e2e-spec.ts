@@ -3,7 +3,7 @@ import { createUser } from '../../support/factories';
 import { ProbeModule } from '../../support/probe.module';
 import { createTestApp, type TestApp } from '../../support/test-app';
 
-// Production serves /metrics only with a token or on its own port (SECURITY.md).
+// Production serves /metrics only with a token or on its own port (docs/security.md).
 const METRICS_TOKEN = 'probe-metrics-token-0123456789';
 const METRICS_ENV = { metrics: { host: '127.0.0.1', token: METRICS_TOKEN } };
 const METRICS_AUTH = `Bearer ${METRICS_TOKEN}`;
@@ -38,7 +38,7 @@ describe('request logging', () => {
   });
   afterAll(() => t.close());
 
-  // pino-http's end-of-request line (the only one carrying `req`): "request completed" or "request errored".
+  // The end-of-request line (the only one carrying `req`): "request completed" or "request errored".
   const completedLines = () => sink.lines.filter((l) => l.req !== undefined);
 
   it.each([

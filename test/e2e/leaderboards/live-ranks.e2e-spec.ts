@@ -3,7 +3,10 @@ import { sql } from 'kysely';
 import { AdminService } from '../../../src/modules/admin/admin.service';
 import { AllTimeRepository } from '../../../src/modules/leaderboards/all-time.repository';
 import { LeaderboardHooks } from '../../../src/modules/leaderboards/leaderboard-hooks';
-import { LeaderboardSnapshotService } from '../../../src/modules/leaderboards/leaderboard-snapshot.service';
+import {
+  LeaderboardSnapshotService,
+  LIVE_BATCH,
+} from '../../../src/modules/leaderboards/leaderboard-snapshot.service';
 import { SnapshotRepository } from '../../../src/modules/leaderboards/snapshot.repository';
 import { createUser } from '../../support/factories';
 import { boardResult, signed } from '../results/result-factory';
@@ -120,6 +123,36 @@ describe('live all-time ranks', () => {
       `/users/${c.name}/profile`,
     );
     expect(profile.body.data.allTimeLbs.time['60']).toEqual({ english: { rank: 2, count: 3 } });
+  });
+
+  it('drains a backlog in one tick: batches of queue rows full of repeated pairs do not stop it (issue 30)', async () => {
+    const language = 'romanian';
+    const [a, b, c] = await threeOnBoard(language);
+    // A burst: one user's board queued over twice a batch's worth of times, then another user's new best behind it.
+    const { id: boardId } = await t.db
+      .selectFrom('leaderboard_boards')
+      .select('id')
+      .where('language', '=', language)
+      .where('mode', '=', 'time')
+      .where('mode2', '=', '15')
+      .executeTakeFirstOrThrow();
+    await sql`
+      INSERT INTO leaderboard_best_changes (uid, board_id)
+      SELECT ${b.uid}, ${boardId} FROM generate_series(1, ${2 * LIVE_BATCH + 7})`.execute(t.db);
+    await improve(c.uid, language, 110);
+    const snapshot = t.app.get(LeaderboardSnapshotService);
+    const first = await snapshot.applyLiveChanges();
+    // Every row queued so far (this burst and whatever earlier tests left) in one hold of the lock.
+    expect(first!.taken).toBeGreaterThanOrEqual(2 * LIVE_BATCH + 8);
+    expect(first!.backlog).toBe(false);
+    expect(await ranks(language)).toEqual([
+      [c.uid, 1, 110],
+      [a.uid, 2, 100],
+      [b.uid, 3, 90],
+    ]);
+    const queued = await t.db.selectFrom('leaderboard_best_changes').select('id').execute();
+    expect(queued).toEqual([]);
+    expect(await snapshot.drainLiveChanges()).toBe(0);
   });
 
   it('a new user enters with their rank; the users below move down one and the count grows', async () => {

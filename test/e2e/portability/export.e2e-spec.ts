@@ -6,9 +6,11 @@ import {
   TOO_MANY_EXPORTS,
 } from '../../../src/modules/portability/export/account-export.service';
 import { DATA_RECORD_TYPES, EXPORT_FORMAT } from '../../../src/modules/portability/export/export-format';
-import { OMITTED_COLUMNS, RECORD_TYPES } from '../../../src/modules/portability/export/export-storage';
+import { OMITTED_COLUMNS, RECORD_TYPES } from './export-storage';
 import { isStoreUnavailable, STORE_UNAVAILABLE_MESSAGE } from '../../../src/common/filters/store-errors';
 import { RESULT_FIELDS } from '../../../src/modules/portability/export/result-line';
+import { checkSignature, fingerprint } from '../../../src/modules/portability/signing/account-file-signature';
+import { createHash } from 'node:crypto';
 import { createUser } from '../../support/factories';
 import { createTestStores } from '../../support/stores';
 import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy';
@@ -137,6 +139,49 @@ describe('GET /users/export', () => {
     }
     expect(parsed.end).toEqual({ records: parsed.records.length, counts });
     expect(parsed.lines.at(-1)).toBe(JSON.stringify({ type: 'end', data: parsed.end }));
+  });
+
+  it('ends with a signature over every byte before it, by the key GET /configuration/instance publishes', async () => {
+    const res = await t.request<{ data: Record<string, string> }>('GET', '/configuration/instance');
+    expect(res.status).toBe(200);
+    const instance = res.body.data;
+    expect(instance).toEqual({
+      instanceId: expect.stringMatching(/^instance-[0-9a-f]{16}$/) as string,
+      algorithm: 'Ed25519',
+      publicKey: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) as string,
+      fingerprint: fingerprint(instance.publicKey!),
+    });
+    // The last line, after the end line: a format-1 reader's records and trailer are unchanged before it.
+    const lines = plain.text.split('\n');
+    expect(lines.pop()).toBe('');
+    const last = lines.pop()!;
+    expect(JSON.parse(last)).toEqual({
+      type: 'signature',
+      data: {
+        algorithm: 'Ed25519',
+        digest: 'SHA-512',
+        instanceId: instance.instanceId,
+        publicKey: instance.publicKey,
+        value: expect.stringMatching(/^[A-Za-z0-9_-]{86}$/) as string,
+      },
+    });
+    expect(parsed.signature).toEqual(JSON.parse(last).data);
+    const signed = Buffer.from(`${lines.join('\n')}\n`, 'utf8');
+    const digest = createHash('sha512').update(signed).digest();
+    expect(checkSignature(last, digest)).toEqual({
+      state: 'valid',
+      instanceId: instance.instanceId,
+      publicKey: instance.publicKey,
+    });
+    // One byte changed before it, and it no longer verifies.
+    const changed = Buffer.from(signed);
+    changed[changed.length - 3] = changed[changed.length - 3]! ^ 1;
+    expect(checkSignature(last, createHash('sha512').update(changed).digest())).toMatchObject({
+      state: 'invalid',
+    });
+    // The same key signs every export (kept in the database since the first).
+    const again = parseExport((await fetchExport(t, await t.bearer(other.uid))).text);
+    expect(again.signature?.publicKey).toBe(instance.publicKey);
   });
 
   it('shows everything GET /users shows (a field it does not map fails here)', async () => {

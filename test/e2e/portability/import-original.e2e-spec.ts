@@ -83,7 +83,7 @@ describe('import original <dir>: a mongodump of the original platform, then the 
           collection: 'results',
           reason: expect.stringMatching(/its user is not here/),
         }),
-        expect.objectContaining({ collection: 'results', reason: 'wpm 999 outside 0-420' }),
+        expect.objectContaining({ collection: 'results', reason: '"wpm" must not be greater than 420' }),
         expect.objectContaining({ collection: 'results', reason: 'unknown mode marathon' }),
         expect.objectContaining({
           collection: 'users',

@@ -118,6 +118,7 @@ export function probesOf(account: MovedAccount): Record<string, Probe[] | string
         pick: (d, a) => ofAccount((d as { results: unknown }).results, a),
       },
     ],
+    '/admin/result/rates': 'the instance’s result check rates, not a user’s',
     '/quotes': [{ url: '/quotes', auth: 'moderator', pick: ofAccount }],
     // Compared as a whole file below (the second export against the first).
     '/users/export': 'compared record by record: the export of the second instance against the first',
@@ -125,6 +126,7 @@ export function probesOf(account: MovedAccount): Record<string, Probe[] | string
     '/metrics': 'the process’s metrics, not a user’s',
     '/configuration': 'the instance’s server configuration, not a user’s',
     '/configuration/schema': 'the schema of the server configuration',
+    '/configuration/instance': 'the instance’s own id and signing key, not a user’s',
     '/psas': 'the instance’s announcements',
     '/quotes/isSubmissionEnabled': 'an instance setting',
     '/quotes/rating':

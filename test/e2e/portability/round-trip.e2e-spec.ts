@@ -19,6 +19,7 @@ import {
   parseExport,
   seedFullAccount,
   seedResults,
+  trustInstance,
   type FullAccount,
   type ParsedExport,
 } from './support';
@@ -31,9 +32,9 @@ const ENV = { rateLimit: { globalPerMinute: 1_000_000, overrides: { adminLimit: 
 /**
  * Issue 22, item 4: the round trip as the test. Accounts are moved from one instance to a fresh one (its own stores)
  * with the two operator commands, then every GET route of each answers the same on both, apart from the differences
- * the README lists ("Your data"): ApeKeys are not moved, nor connections (and reports) to users who were not, nor the
- * approved quotes of the source's quote list, nor permissions. One account holds a record of every type; one holds
- * more results than the results cap.
+ * docs/data.md lists ("What does not move, and why"): ApeKeys are not moved, nor connections (and reports) to users
+ * who were not, nor the approved quotes of the source's quote list, nor permissions. One account holds a record of
+ * every type; one holds more results than the results cap.
  */
 describe('round trip: export on one instance, import on another, and the user finds their account unchanged', () => {
   let source: TestApp;
@@ -51,7 +52,7 @@ describe('round trip: export on one instance, import on another, and the user fi
     return { code, out: out.join('\n'), err: err.join('\n') };
   }
 
-  /** The two commands of the README: `users export` here, `import account` there. */
+  /** The two commands of docs/data.md: `users export` here, `import account` there. */
   async function move(uid: string): Promise<string> {
     const file = join(dir, `${uid}.ndjson`);
     const exported = await cli(source, 'users', 'export', uid, '--out', file);
@@ -77,6 +78,8 @@ describe('round trip: export on one instance, import on another, and the user fi
     ]);
     for (const t of [source, target])
       moderators.set(t, (await createUser(t.db, { permissions: ['admin', 'quoteMod'] })).uid);
+    // The operator of the target trusts the source's key (instances trust): its files take the trusted path.
+    await trustInstance(source, target);
 
     // The boards exist before the first result, as on any running instance (a board created after a personal best
     // held for review would leave the user's lower results off it until their next result).
@@ -143,6 +146,9 @@ describe('round trip: export on one instance, import on another, and the user fi
     expect(importSummary).toMatch(/^apeKey: 1 not imported: an export holds no key secret/m);
     expect(importSummary).toMatch(/^approvedQuote: 1 not imported: public content/m);
     expect(importSummary).toMatch(
+      /^refusedResult: 1 not imported: the quarantine of the instance that refused it/m,
+    );
+    expect(importSummary).toMatch(
       /^fields not carried over \(README "Your data"\): account\.derived ×1, account\.permissions ×1$/m,
     );
     expect(importSummary).toMatch(
@@ -178,7 +184,7 @@ describe('round trip: export on one instance, import on another, and the user fi
   }
 
   /**
-   * The differences the README lists, applied to the source's answer: what the target is expected to answer. Every
+   * The differences docs/data.md lists, applied to the source's answer: what the target is expected to answer. Every
    * one of them is asserted to be there on the source, so none is taken for granted.
    */
   const expectedOnTarget: Record<string, (data: unknown, account: MovedAccount) => unknown> = {
@@ -232,13 +238,14 @@ describe('round trip: export on one instance, import on another, and the user fi
       const second = parseExport((await fetchExport(target, await target.bearer(account().uid))).text);
       const left = new Set(account().leftBehind);
       const expected = first.records
-        .filter((r) => r.type !== 'apeKey' && r.type !== 'approvedQuote')
+        // The refused results stay in the quarantine of the instance that refused them.
+        .filter((r) => r.type !== 'apeKey' && r.type !== 'approvedQuote' && r.type !== 'refusedResult')
         .filter((r) => {
           if (r.type !== 'connection') return true;
           return !left.has(r.data.initiatorUid) && !left.has(r.data.receiverUid);
         })
         .map((r) => (r.type === 'account' ? { ...r, data: { ...r.data, permissions: [] } } : r));
-      expect(first.records.length - expected.length).toBe(3);
+      expect(first.records.length - expected.length).toBe(3 + first.end!.counts.refusedResult);
       expect(second.header).toEqual({ ...first.header, exportedAt: target.clock.now() });
       expect(second.records).toEqual(expected);
     });

@@ -4,6 +4,8 @@ import { newId } from '../../../src/common/ids';
 import { InboxService } from '../../../src/modules/inbox/inbox.service';
 import { LeaderboardSnapshotService } from '../../../src/modules/leaderboards/leaderboard-snapshot.service';
 import { ResultReviewService } from '../../../src/modules/results/review/result-review.service';
+import type { SignatureData } from '../../../src/modules/portability/signing/account-file-signature';
+import { AccountFileSigningService } from '../../../src/modules/portability/signing/account-file-signing.service';
 import type {
   DataRecordType,
   EndData,
@@ -13,7 +15,7 @@ import type {
 } from '../../../src/modules/portability/export/export-format';
 import { createUser } from '../../support/factories';
 import type { TestApp } from '../../support/test-app';
-import { createTag, submitOk } from '../results/result-factory';
+import { clientResult, createTag, signed, submit, submitOk } from '../results/result-factory';
 
 export const MINUTE = 60_000;
 export const DAY = 86_400_000;
@@ -103,6 +105,14 @@ export async function seedFullAccount(
   };
   const heldResultId = await held(uid);
   resultIds.push(heldResultId);
+  // A result the anti-cheat refuses (a wpm its characters do not make): never saved, kept in the quarantine.
+  t.clock.advance(5 * MINUTE);
+  const refused = await submit(
+    t,
+    uid,
+    signed({ ...clientResult({ mode2: '60', testDuration: 60 }), wpm: 250 }, uid),
+  );
+  if (refused.status !== 463) throw new Error(`the forged result was answered ${refused.status}, not 463`);
   const rejectedByAccount = await held(stranger.uid);
   await t.app.get(ResultReviewService).reject(uid, [{ resultId: rejectedByAccount, reason: 'bot-like' }]);
   await t.db
@@ -155,8 +165,22 @@ export async function seedFullAccount(
     .values({
       id: newId(),
       uid,
-      name: 'only 60',
-      filters: JSON.stringify({ time: { '60': true } }),
+      // As POST /users/resultFilterPresets stores one (its filters, under the route's rules).
+      name: 'only_60',
+      filters: JSON.stringify({
+        pb: { no: true, yes: true },
+        difficulty: { normal: true, expert: false, master: false },
+        mode: { time: true, words: false, quote: false, zen: false, custom: false },
+        words: { '10': false, '25': false, '50': false, '100': false, custom: false },
+        time: { '15': false, '30': false, '60': true, '120': false, custom: false },
+        quoteLength: { short: true, medium: true, long: true, thicc: true },
+        punctuation: { on: false, off: true },
+        numbers: { on: false, off: true },
+        date: { last_day: false, last_week: false, last_month: false, last_3months: false, all: true },
+        tags: { none: true },
+        language: { english: true },
+        funbox: { none: true },
+      }),
       created_at: created,
     })
     .execute();
@@ -277,7 +301,8 @@ export async function seedResults(t: TestApp, uid: string, count: number, start:
     INSERT INTO results (id, uid, timestamp, name, wpm, raw_wpm, acc, consistency, mode, mode2, language,
                          test_duration, chart_data, char_stats)
     SELECT md5(${uid} || ${start}::text || k::text), ${uid}, ${start}::bigint + (k / 3) * 1000, 'bulk', 50 + (k % 50), 52 + (k % 50), 95, 80,
-           'time', '15', 'english', 15, jsonb_build_object('wpm', jsonb_build_array(k, k + 1)), ARRAY[k, 0, 0, 0]
+           'time', '15', 'english', 15, jsonb_build_object('wpm', jsonb_build_array(k, k + 1), 'burst', jsonb_build_array(k, k + 1), 'err', jsonb_build_array(0, 0)),
+           ARRAY[k, 0, 0, 0]
     FROM generate_series(1, ${count}) AS k
     RETURNING id`.execute(t.db);
   const { rows: ordered } = await sql<{ id: string }>`
@@ -291,15 +316,23 @@ export interface ParsedExport {
   header: ExportHeader;
   records: Exclude<ExportRecord, { type: 'end' }>[];
   end: EndData | undefined;
+  /** The signature line's data, when the file has one. */
+  signature: SignatureData | undefined;
+  /** Every line but the signature line. */
   lines: string[];
   text: string;
 }
 
-/** Splits an export into its header, records and trailer; every line must be JSON. */
+/** Splits an export into its header, records, trailer and signature; every line must be JSON. */
 export function parseExport(text: string): ParsedExport {
   const lines = text.split('\n');
   expect(lines.pop()).toBe('');
   const values = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+  let signature: SignatureData | undefined;
+  if (values.at(-1)?.type === 'signature') {
+    signature = values.pop()!.data as SignatureData;
+    lines.pop();
+  }
   const header = values[0] as unknown as ExportHeader;
   const last = values[values.length - 1] as unknown as ExportRecord | undefined;
   const hasEnd = last?.type === 'end';
@@ -307,6 +340,7 @@ export function parseExport(text: string): ParsedExport {
     header,
     records: values.slice(1, hasEnd ? -1 : undefined) as unknown as ParsedExport['records'],
     end: hasEnd ? (last.data as EndData) : undefined,
+    signature,
     lines,
     text,
   };
@@ -331,4 +365,12 @@ export async function fetchExport(
   const text =
     res.headers['content-encoding'] === 'gzip' ? gunzipSync(raw).toString('utf8') : raw.toString('utf8');
   return { status: res.statusCode, headers: res.headers, text, raw };
+}
+
+/** `to` trusts the files `from` signs (what `instances trust <publicKey> --instance <id>` does). */
+export async function trustInstance(from: TestApp, to: TestApp): Promise<void> {
+  const signer = await from.app.get(AccountFileSigningService).identity();
+  await to.app
+    .get(AccountFileSigningService)
+    .trust(signer.publicKey, signer.instanceId, 'the source of the test');
 }

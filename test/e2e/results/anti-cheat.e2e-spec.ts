@@ -62,15 +62,20 @@ describe('POST /results: the open anti-cheat', () => {
 
   describe("the original client's genuine results (test/fixtures/original-client-results)", () => {
     const bodies = genuineBodies();
-    let uid: string;
     beforeAll(async () => {
-      // All 24 were typed by one account: their hashes cover its uid.
-      uid = (await createUser(t.db, { uid: bodies[0]!.body.result.uid as string })).uid;
+      // Two accounts typed them (the `*-uncorrected-*` ones the second): each hash covers its account's uid.
+      for (const uid of new Set(bodies.map((b) => b.body.result.uid as string)))
+        await createUser(t.db, { uid });
+    });
+
+    it('are all there: the 32 bodies of both accounts, 8 of them with mistakes left uncorrected', () => {
+      expect(bodies).toHaveLength(32);
+      expect(bodies.filter((b) => b.file.includes('-uncorrected-'))).toHaveLength(8);
     });
 
     it.each(bodies.map((b) => [b.file, b] as const))('%s is saved', async (_file, genuine) => {
       t.clock.advance(5 * MINUTE);
-      const res = await submit(t, uid, genuine.body.result);
+      const res = await submit(t, genuine.body.result.uid as string, genuine.body.result);
       expect(res.status).toBe(200);
       expect(res.body.message).toBe('Result saved');
       expect(res.body.data).toEqual(
@@ -116,10 +121,23 @@ describe('POST /results: the open anti-cheat', () => {
       );
     });
 
-    it("copied timing: a genuine 90 wpm minute's key timings on a 140 wpm result", async () => {
+    it("copied timing: a genuine 90 wpm minute's key timings on a 140 wpm result is held, not ranked", async () => {
+      // 438 key presses for 700 characters: a phone keyboard inserting whole words can do that, so it is held for
+      // a moderator rather than refused; the result is saved and kept off every board.
       const genuine = genuineBodies().find((b) => b.file === 'time-60-90wpm-1.json')!.body.result;
       const base = { ...minute(140), keyDuration: genuine.keyDuration };
-      await refused(withSpacing(base, genuine.keySpacing as number[]), 463, SENSELESS);
+      const uid = await fresh();
+      const res = await submit(t, uid, signed(withSpacing(base, genuine.keySpacing as number[]), uid));
+      expect(res.status).toBe(200);
+      const review = await t.db
+        .selectFrom('result_reviews')
+        .select(['reasons', 'status'])
+        .where('uid', '=', uid)
+        .executeTakeFirstOrThrow();
+      expect(review.status).toBe('held');
+      expect(review.reasons).toEqual([
+        { check: 'keyCount', figures: { keyPresses: 438, charTotal: expect.any(Number) as number } },
+      ]);
     });
 
     it('copied timing: one block of timings repeated to the length needed (465)', async () => {
@@ -206,6 +224,7 @@ describe('POST /results: the open anti-cheat', () => {
           enabled: { type: 'boolean', label: 'Enabled' },
           toleranceWpm: { type: 'number', label: 'Tolerance Wpm', min: 0 },
           tolerancePercent: { type: 'number', label: 'Tolerance Percent', min: 0, max: 100 },
+          holdMargin: { type: 'number', label: 'Hold Margin', min: 1 },
         },
       });
     });

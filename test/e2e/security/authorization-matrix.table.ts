@@ -50,7 +50,7 @@ export const EXPECTATIONS: Record<string, RouteRow> = {
   'GET /': { auth: 'public' },
   'GET /metrics': {
     auth: 'signature',
-    // Production without METRICS_TOKEN or METRICS_PORT: the API port hides the route (SECURITY.md).
+    // Production without METRICS_TOKEN or METRICS_PORT: the API port hides the route (docs/security.md).
     selfAuth: NOT_FOUND('Unknown request URL (GET: /metrics)'),
   },
   'POST /webhooks/githubRelease': {
@@ -60,6 +60,8 @@ export const EXPECTATIONS: Record<string, RouteRow> = {
   'GET /configuration': { auth: 'public' },
   'PATCH /configuration': { auth: 'admin' },
   'GET /configuration/schema': { auth: 'admin' },
+  // The public key account files are signed with, and the instance id (docs/account-files.md).
+  'GET /configuration/instance': { auth: 'public' },
   'GET /psas': { auth: 'public' },
   'GET /public/speedHistogram': { auth: 'public' },
   'GET /public/typingStats': { auth: 'public' },
@@ -70,6 +72,7 @@ export const EXPECTATIONS: Record<string, RouteRow> = {
   'POST /admin/report/accept': { auth: 'admin' },
   'POST /admin/report/reject': { auth: 'admin' },
   'GET /admin/result/held': { auth: 'admin' },
+  'GET /admin/result/rates': { auth: 'admin' },
   'POST /admin/result/accept': { auth: 'admin' },
   'POST /admin/result/reject': { auth: 'admin' },
   'POST /admin/sendForgotPasswordEmail': { auth: 'admin' },

@@ -2,7 +2,9 @@ import { createUser } from '../../support/factories';
 import { createTestApp, type TestApp } from '../../support/test-app';
 import { clientResult, signed, submit, submitOk, userRow } from '../results/result-factory';
 
-/** Two details where the original platform's behaviour is the contract (DECISIONS.md "Results"). */
+/**
+ * Two details where the original platform's behaviour is the contract (docs/decisions/0029-afk-and-streak-offset.md).
+ */
 describe('results as the original client sees them', () => {
   let t: TestApp;
 
@@ -73,7 +75,7 @@ describe('results as the original client sees them', () => {
     });
   });
 
-  describe('afkDuration above testDuration (DECISIONS.md: clamped under a second, 463 from one second, in hundredths)', () => {
+  describe('afkDuration above testDuration (clamped under a second, 463 from one second, in hundredths)', () => {
     // No current client sends more afk seconds than the test had (it counts idle seconds of the test), so the checks
     // that weigh afkDuration against the timeline's pauses and the chart's idle seconds would refuse these first.
     // They are off here: the rule under test is the clamp-or-463 of older clients' rounding.

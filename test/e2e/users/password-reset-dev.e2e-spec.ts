@@ -2,8 +2,6 @@ import { Writable } from 'node:stream';
 import { createUser } from '../../support/factories';
 import { createTestApp, type TestApp } from '../../support/test-app';
 
-// Its own file: nestjs-pino keeps the first application's logger settings for the whole module registry, so the log
-// lines of a second app in the same file would not reach its sink.
 /** Collects the JSON log lines of an app. */
 class LineSink extends Writable {
   lines: Record<string, unknown>[] = [];

@@ -135,7 +135,7 @@ describe('personal bests, stats, streak, hour offset and test activity', () => {
     it.each([
       ['PATCH', '/users/streak/hourOffset'],
       ['POST', '/users/streakHourOffset'],
-      // The original platform's path (DECISIONS.md: an alias).
+      // The original platform's path (docs/decisions/0039-original-routes-and-aliases.md: an alias).
       ['POST', '/users/setStreakHourOffset'],
     ])('%s %s sets it once and resets lastResultTimestamp to now', async (method, url) => {
       const user = await createUser(t.db);

@@ -6,4 +6,6 @@ import { HOUR, type RateLimitClass } from './time';
  */
 export const PORTABILITY_LIMITS = {
   userExport: { windowMs: HOUR, max: 3 },
+  // The public key other instances' operators read once, when they trust this one (cheap, public).
+  instanceKey: { windowMs: HOUR, max: 1000 },
 } satisfies Record<string, RateLimitClass>;

@@ -5,8 +5,9 @@ import { Kysely, sql } from 'kysely';
  * board's id instead of its language and modes. A trigger on `personal_bests` keeps it in step in the same
  * transaction as every write there (results, resets, account deletion, operator SQL), so the snapshot rebuild reads
  * this narrow table with nothing to filter or join to find boards; that roughly halves the rebuild's reading.
- * - Qualifying (DECISIONS.md): difficulty normal, punctuation, numbers and lazy mode off, on a board that exists.
- *   Boards are added by the rebuild (`ensureBoards`), which then copies the personal bests of each new board here.
+ * - Qualifying (docs/decisions/0020-all-time-leaderboards.md): difficulty normal, punctuation, numbers and lazy mode
+ *   off, on a board that exists. Boards are added by the rebuild (`ensureBoards`), which then copies the personal
+ *   bests of each new board here.
  * - No foreign keys: boards are never deleted, and a user's rows go with their personal bests (the delete trigger
  *   runs for cascaded deletes too); a key check on every write would only cost time.
  * - Row triggers with WHEN conditions: a personal best that cannot be on a board never runs the function.

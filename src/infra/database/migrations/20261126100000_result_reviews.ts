@@ -1,8 +1,8 @@
 import { Kysely, sql } from 'kysely';
 
 /**
- * The review queue (issue 23, DECISIONS.md "Anti-cheat"): a result above its mode's plausibility ceiling is saved
- * with its personal best and XP, but held off every board until a moderator approves it.
+ * The review queue (issue 23, docs/decisions/0017-review-queue.md): a result above its mode's plausibility ceiling is
+ * saved with its personal best and XP, but held off every board until a moderator approves it.
  * - `result_reviews`: one row per held result, with the reasons, the key-timing summary and what the boards need of
  *   the result (so a decision works even after the user deleted their results). Status held → approved | rejected,
  *   with the moderator's uid. Deleting the user deletes the rows; a reset deletes them too (lifecycle hook).

@@ -2,8 +2,9 @@ import { Kysely, sql } from 'kysely';
 
 /**
  * A user to take off the daily and weekly (Redis) boards: queued in the transaction of the change, so the removal
- * outlives a Redis outage or a crash between the commit and the post-commit purge (DECISIONS.md "Leaderboards":
- * opt-out, ban, reset and deletion hold for changes made while Redis was unreachable too).
+ * outlives a Redis outage or a crash between the commit and the post-commit purge
+ * (docs/decisions/0023-board-removals-and-catch-up.md: opt-out, ban, reset and deletion hold for changes made while
+ * Redis was unreachable too).
  * - A ban, an opt-out and a deletion are queued by a trigger on `users`, whatever wrote them (API, CLI, import).
  *   The update trigger fires only when the flag turns on, and only for statements that set those columns (a result
  *   submission's update of `users` does not).

@@ -22,6 +22,8 @@ import * as blocklist from './20261126200000_blocklist';
 import * as apeKeyHashScheme from './20261126200100_ape_key_hash_scheme';
 import * as usersEmailLookup from './20261126400000_users_email_lookup';
 import * as boardRemovals from './20261126400100_board_removals';
+import * as refusedResults from './20261127100000_refused_results';
+import * as accountFileKeys from './20261201100000_account_file_keys';
 
 /**
  * Every migration, by name. Names start with a UTC timestamp so they sort in the order they must run; a feature adds
@@ -51,4 +53,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '20261126200100_ape_key_hash_scheme': apeKeyHashScheme,
   '20261126400000_users_email_lookup': usersEmailLookup,
   '20261126400100_board_removals': boardRemovals,
+  '20261127100000_refused_results': refusedResults,
+  '20261201100000_account_file_keys': accountFileKeys,
 };

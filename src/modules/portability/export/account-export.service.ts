@@ -6,13 +6,15 @@ import { hasPremium } from '../../../common/premium';
 import { APP_ENV, type AppEnv } from '../../../config/env';
 import { ServerConfigurationService } from '../../../common/server-configuration/server-configuration.service';
 import { AllTimeLeaderboardService } from '../../leaderboards/all-time-leaderboard.service';
+import { newFileDigest, type InstanceKey } from '../signing/account-file-signature';
+import { AccountFileSigningService } from '../signing/account-file-signing.service';
 import { exportLines, type ExportProgress, type PreparedExport } from './export-lines';
 import { ExportRepository, type ExportSnapshot } from './export.repository';
 
 export const TOO_MANY_EXPORTS = 'Too many exports are running, please try again in a minute';
 
 /** A client that reads nothing for this long has gone away without closing: its snapshot is released. */
-export const EXPORT_STALL_MS = 60_000;
+const EXPORT_STALL_MS = 60_000;
 const WATCH_INTERVAL_MS = 5_000;
 
 export interface ExportOptions {
@@ -50,9 +52,10 @@ function end(stream: Readable, reason: Error): void {
 }
 
 /**
- * Streams one account's export (export-format.ts) from a consistent snapshot. The account row is read before the
- * stream is handed out, so an unknown user or a database outage is an ordinary error answer (404, 503); after the
- * first byte a failure can only abort the stream, and the missing `end` trailer marks the file incomplete.
+ * Streams one account's export (export-format.ts) from a consistent snapshot, signed by this instance's key (its
+ * last line). The account row and the key are read before the stream is handed out, so an unknown user or a database
+ * outage is an ordinary error answer (404, 503); after the first byte a failure can only abort the stream, and the
+ * missing `end` trailer marks the file incomplete.
  *
  * Each running export holds one pooled connection for as long as its reader takes, so a process runs at most a
  * quarter of its pool at once (503 beyond), and an export whose reader stopped reading is ended after
@@ -72,6 +75,7 @@ export class AccountExportService implements BeforeApplicationShutdown {
     private readonly repository: ExportRepository,
     private readonly allTime: AllTimeLeaderboardService,
     private readonly configuration: ServerConfigurationService,
+    private readonly signing: AccountFileSigningService,
     private readonly clock: Clock,
     @Inject(APP_ENV) env: AppEnv,
   ) {
@@ -91,8 +95,11 @@ export class AccountExportService implements BeforeApplicationShutdown {
     let snapshot: ExportSnapshot | undefined;
     try {
       snapshot = await this.repository.openSnapshot();
-      const prepared = await this.prepare(snapshot, uid, options);
-      return this.start(snapshot, prepared, options);
+      const [prepared, key] = await Promise.all([
+        this.prepare(snapshot, uid, options),
+        this.signing.instanceKey(),
+      ]);
+      return this.start(snapshot, prepared, key, options);
     } catch (e) {
       this.reserved -= 1;
       await snapshot?.close().catch(() => undefined);
@@ -128,7 +135,12 @@ export class AccountExportService implements BeforeApplicationShutdown {
     };
   }
 
-  private start(snapshot: ExportSnapshot, prepared: PreparedExport, options: ExportOptions): AccountExport {
+  private start(
+    snapshot: ExportSnapshot,
+    prepared: PreparedExport,
+    key: InstanceKey,
+    options: ExportOptions,
+  ): AccountExport {
     const progress: ExportProgress = { records: 0, results: 0 };
     // Waiting for its first read from the start: a stream nobody reads is ended too.
     const entry = { waitingSince: performance.now() } as Running;
@@ -148,13 +160,17 @@ export class AccountExportService implements BeforeApplicationShutdown {
     const logger = this.logger;
     const uid = prepared.uid;
     async function* produce(): AsyncGenerator<string> {
+      const digest = newFileDigest();
       try {
         for await (const chunk of lines) {
+          digest.update(chunk);
           entry.waitingSince = performance.now();
           yield chunk;
           entry.waitingSince = null;
           options.onProgress?.(progress);
         }
+        // The last line: the signature over every byte before it (docs/account-files.md).
+        yield key.signatureLine(digest.digest());
         logger.log({ uid, records: progress.records, results: progress.results }, 'account exported');
       } catch (e) {
         logger.error({ uid, records: progress.records, err: (e as Error).message }, 'account export failed');

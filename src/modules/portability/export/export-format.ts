@@ -10,8 +10,9 @@
  *
  * Rules a reader can rely on:
  * - every time is milliseconds since the Unix epoch (UTC), as stored; `exportedAt` too;
- * - a record holds every stored column of its rows (export-storage.ts maps each column to its field), the
- *   owner's uid only once, in the header; `null` means the column is NULL (never left out);
+ * - a record holds every stored column of its rows (the export test holds each column against its field, in
+ *   test/e2e/portability/export-storage.ts), the owner's uid only once, in the header; `null` means the column is
+ *   NULL (never left out);
  * - nothing secret: no ApeKey hash (a key's metadata only: an imported key cannot authenticate), no token, no
  *   result hashes; `OMITTED_COLUMNS` lists every stored column left out and why;
  * - `account.derived` is computed by the exporting instance (premium as it applies now, all-time ranks); an
@@ -23,7 +24,9 @@
  * Additions within version 1, in order (each leaves what was exported before unchanged):
  * - `personalBest.heldResultId`: the personal best comes from a result held for review or rejected (issue 23), so it
  *   is on no board; null otherwise (also for files written before the field, where no result was ever held);
- * - the `resultReview` record type: the account's results held for review, with their reasons and decision.
+ * - the `resultReview` record type: the account's results held for review, with their reasons and decision;
+ * - the `refusedResult` record type: the account's results the anti-cheat refused and the quarantine still keeps,
+ *   each with the body as received, the check that refused it and its figures.
  */
 
 export const EXPORT_FORMAT = 'typing-platform-account-export';
@@ -263,8 +266,8 @@ export interface ResultData {
 }
 
 /**
- * One of the account's results that the anti-cheat held for review (DECISIONS.md "Anti-cheat"), and what a moderator
- * decided. The moderator is not named (another user's data); their notes (`decisionReason`) are the review's.
+ * One of the account's results that the anti-cheat held for review (docs/decisions/0017-review-queue.md), and what a
+ * moderator decided. The moderator is not named (another user's data); their notes (`decisionReason`) are the review's.
  */
 export interface ResultReviewData {
   resultId: string;
@@ -278,6 +281,20 @@ export interface ResultReviewData {
   heldAt: number;
   decidedAt: number | null;
   decisionReason: string | null;
+}
+
+/**
+ * A result the anti-cheat refused (463, 464, 465), as the quarantine keeps it for a while: the body as the client sent
+ * it (without its hash), when, and why (the check and the figures it judged). It never counted anywhere.
+ */
+export interface RefusedResultData {
+  id: string;
+  refusedAt: number;
+  status: number;
+  check: string;
+  figures: unknown;
+  body: unknown;
+  clientVersion: string | null;
 }
 
 export interface EndData {
@@ -307,6 +324,7 @@ export interface ExportRecords {
   report: ReportData;
   approvedQuote: ApprovedQuoteData;
   resultReview: ResultReviewData;
+  refusedResult: RefusedResultData;
   result: ResultData;
   end: EndData;
 }
@@ -336,6 +354,7 @@ export const DATA_RECORD_TYPES = [
   'report',
   'approvedQuote',
   'resultReview',
+  'refusedResult',
   'result',
 ] as const satisfies readonly DataRecordType[];
 

@@ -21,6 +21,7 @@ import {
   quoteSubmissionData,
   reportData,
   resultFilterPresetData,
+  refusedResultData,
   resultReviewData,
   tagData,
   testActivityData,
@@ -33,7 +34,7 @@ import { resultLine } from './result-line';
  * read meanwhile, a few pages at most are in memory). Smaller pages leave PostgreSQL idle between fetches: 500 gave about
  * 50,000 records/s where 2,000 gives 60,000 or more on the 2-core bench machine.
  */
-export const RESULTS_PAGE = 2_000;
+const RESULTS_PAGE = 2_000;
 /** Cursor pages requested before they are needed (memory: these plus the one being sent). */
 const PAGES_AHEAD = 2;
 
@@ -119,13 +120,14 @@ export async function* exportLines(
     lines('apeKey', apeKeys.map(apeKeyData))
   );
 
-  const [activity, ratings, submissions, reports, approved, reviews] = await Promise.all([
+  const [activity, ratings, submissions, reports, approved, reviews, refused] = await Promise.all([
     snapshot.testActivity(uid),
     snapshot.quoteRatings(uid),
     snapshot.quoteSubmissions(uid),
     snapshot.reports(uid),
     snapshot.approvedQuotes(uid),
     snapshot.resultReviews(uid),
+    snapshot.refusedResults(uid),
   ]);
   yield (
     lines('testActivity', activity.map(testActivityData)) +
@@ -136,7 +138,8 @@ export async function* exportLines(
       'approvedQuote',
       approved.map((row) => approvedQuoteData(uid, row)),
     ) +
-    lines('resultReview', reviews.map(resultReviewData))
+    lines('resultReview', reviews.map(resultReviewData)) +
+    lines('refusedResult', refused.map(refusedResultData))
   );
 
   await snapshot.openResults(uid);

@@ -10,6 +10,7 @@ import type {
   PresetData,
   QuoteRatingData,
   QuoteSubmissionData,
+  RefusedResultData,
   ReportData,
   ResultFilterPresetData,
   ResultReviewData,
@@ -21,8 +22,8 @@ import type { UserRow } from './export.repository';
 
 /**
  * Record builders: one stored row (snake_case, as the snapshot reads it) to its record's data (export-format.ts).
- * Pure functions; objects are built as literals (DEVELOPMENT.md "Performance habits": the result builder runs once
- * per result of the history).
+ * Pure functions; objects are built as literals (docs/DEVELOPMENT.md "Performance habits": the result builder runs
+ * once per result of the history).
  */
 
 export function accountData(
@@ -65,7 +66,7 @@ export function accountData(
   };
 }
 
-export function personalBestData(row: PersonalBestRow): PersonalBestData {
+function personalBestData(row: PersonalBestRow): PersonalBestData {
   return {
     mode: row.mode,
     mode2: row.mode2,
@@ -297,5 +298,32 @@ export function resultReviewData(row: {
     heldAt: row.held_at,
     decidedAt: row.decided_at,
     decisionReason: row.decision_reason,
+  };
+}
+
+/** The client's result hash is bookkeeping of the submission, like the hashes the account keeps: never exported. */
+function withoutHash(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const { hash: _hash, ...rest } = body as Record<string, unknown>;
+  return rest;
+}
+
+export function refusedResultData(row: {
+  id: string;
+  refused_at: number;
+  status: number;
+  check_name: string;
+  figures: unknown;
+  body: unknown;
+  client_version: string | null;
+}): RefusedResultData {
+  return {
+    id: row.id,
+    refusedAt: row.refused_at,
+    status: row.status,
+    check: row.check_name,
+    figures: row.figures,
+    body: withoutHash(row.body),
+    clientVersion: row.client_version,
   };
 }

@@ -7,6 +7,7 @@ import type { FastifyReply } from 'fastify';
 import { Auth, RateLimit } from '../../../common/auth/policy.decorators';
 import { ApiFailure } from '../../../common/http/api-failure.decorator';
 import type { AuthContext } from '../../../common/http/request-context';
+import { IDENTITY_UNAVAILABLE } from '../signing/account-file-signing.service';
 import { AccountExportService, TOO_MANY_EXPORTS } from './account-export.service';
 import { EXPORT_FORMAT, EXPORT_FORMAT_VERSION, EXPORT_MEDIA_TYPE } from './export-format';
 
@@ -23,13 +24,13 @@ const EXAMPLE =
   '{"type":"end","data":{"records":3,"counts":{"account":1,"result":1}}}\n';
 
 /** A file name that needs no quoting rules: the account name's safe characters and the UTC date. */
-export function exportFileName(name: string, exportedAt: number): string {
+function exportFileName(name: string, exportedAt: number): string {
   const safe = name.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 32) || 'account';
   return `typing-account-${safe}-${new Date(exportedAt).toISOString().slice(0, 10)}.ndjson`;
 }
 
 /** gzip when the client's Accept-Encoding allows it (q > 0, or `*`), else the bytes as they are. */
-export function wantsGzip(acceptEncoding: string | undefined): boolean {
+function wantsGzip(acceptEncoding: string | undefined): boolean {
   if (!acceptEncoding) return false;
   return negotiate(acceptEncoding, ['gzip', 'identity']) === 'gzip';
 }
@@ -39,7 +40,7 @@ export function wantsGzip(acceptEncoding: string | undefined): boolean {
 export class ExportController {
   constructor(private readonly exports: AccountExportService) {}
 
-  /** Everything the caller's account holds, as one NDJSON download (README "Your data"). */
+  /** Everything the caller's account holds, as one NDJSON download (docs/data.md). */
   @Get('export')
   @RateLimit('userExport')
   @ApiProduces(EXPORT_MEDIA_TYPE)
@@ -52,7 +53,7 @@ export class ExportController {
       'after the first byte aborts the connection: a file without its `end` line is incomplete.',
     content: { [EXPORT_MEDIA_TYPE]: { schema: { type: 'string' }, example: EXAMPLE } },
   })
-  @ApiFailure(503, TOO_MANY_EXPORTS)
+  @ApiFailure(503, TOO_MANY_EXPORTS, IDENTITY_UNAVAILABLE)
   async export(
     @Auth() auth: AuthContext,
     @Headers('accept-encoding') acceptEncoding: string | undefined,

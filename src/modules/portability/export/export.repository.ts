@@ -279,6 +279,17 @@ export class ExportSnapshot {
       .execute();
   }
 
+  /** The account's results the anti-cheat refused, as the quarantine keeps them (the body as received). */
+  async refusedResults(uid: string) {
+    return this.trx
+      .selectFrom('refused_results')
+      .select(['id', 'refused_at', 'status', 'check_name', 'figures', 'body', 'client_version'])
+      .where('uid', '=', uid)
+      .orderBy('refused_at')
+      .orderBy('id')
+      .execute();
+  }
+
   /** The account's own results in the review queue; the deciding moderator is left out (see OMITTED_COLUMNS). */
   async resultReviews(uid: string) {
     return this.trx

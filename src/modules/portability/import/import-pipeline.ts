@@ -103,7 +103,8 @@ async function importCollection(
     const batch = pending;
     pending = { items: [], documents: new Map() };
     if (writing) await writing;
-    if (batch.items.length === 0) return void (writing = null);
+    // A collection of kind `none` maps to no records: nothing of it is ever written.
+    if (batch.items.length === 0 || collection.kind === 'none') return void (writing = null);
     const write = writer.write(collection.kind, batch.items).then((o) => account(batch, o));
     // Handled when awaited (next flush or the end); marked handled now, so a failure while reading is not "unhandled".
     write.catch(() => undefined);

@@ -1,6 +1,7 @@
 import type { BlocklistEntry } from '../../users/blocklist';
 import type { PersonalBestRow as StoredPersonalBestRow } from '../../users/personal-bests';
 import type { ApeKeyHashScheme } from '../../ape-keys/ape-key-secret';
+import type { HoldReason } from '../../results/domain/anti-cheat/review-ceiling';
 
 /**
  * What the write path takes: our own rows, already mapped from a source (the original platform's dump, or our own
@@ -142,6 +143,17 @@ export interface ResultRow {
   key_duration_stats: unknown;
   xp: number;
   stop_on_letter: boolean;
+  /**
+   * Not a column: the result is held for review as the live route holds one (a `result_reviews` row written with it,
+   * its personal best off the boards). Only a writer that derives the account's state from its results reads it.
+   */
+  held?: ResultHold;
+}
+
+/** Why and since when an imported result waits for a moderator. */
+export interface ResultHold {
+  reasons: HoldReason[];
+  heldAt: number;
 }
 
 export interface ConfigRow {

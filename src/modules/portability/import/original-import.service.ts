@@ -1,16 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../../../common/clock';
 import { runImport, type CollectionInput, type ImportSummary, type ProgressSink } from './import-pipeline';
 import { ignoredCollection, ORIGINAL_COLLECTIONS } from './original/original-collections';
 import { listDumpFiles, openDumpFile, type DumpFile } from './readers/dump-directory';
 import type { RejectsSink } from './rejects-file';
-import { CollectionsWriterRepository } from './write/collections-writer.repository';
-import { DatabaseImportWriter } from './write/database-writer';
-import { DerivedStateService } from './write/derived-state.service';
-import { DryRunWriter } from './write/dry-run-writer';
-import type { ImportWriter } from './write/import-writer';
-import { ResultsWriterRepository } from './write/results-writer.repository';
-import { UsersWriterRepository } from './write/users-writer.repository';
+import { ImportWriters } from './write/import-writers';
 
 export class DumpPlanError extends Error {}
 
@@ -64,26 +57,13 @@ export async function planDump(dir: string): Promise<DumpPlan> {
 /** Imports a planned dump with the database writer, or reads it through with the dry-run writer. */
 @Injectable()
 export class OriginalImportService {
-  constructor(
-    private readonly users: UsersWriterRepository,
-    private readonly results: ResultsWriterRepository,
-    private readonly collections: CollectionsWriterRepository,
-    private readonly derived: DerivedStateService,
-    private readonly clock: Clock,
-  ) {}
-
-  /** The shared write path (issue: one writer, one reader per source); a dry run only reads. */
-  writer(dryRun: boolean): ImportWriter {
-    return dryRun
-      ? new DryRunWriter(this.results, this.collections)
-      : new DatabaseImportWriter(this.users, this.results, this.collections, this.derived, this.clock);
-  }
+  constructor(private readonly writers: ImportWriters) {}
 
   async run(
     plan: DumpPlan,
     options: { dryRun: boolean; progress: ProgressSink; rejects: RejectsSink },
   ): Promise<ImportSummary> {
-    const writer = this.writer(options.dryRun);
+    const writer = this.writers.open({ dryRun: options.dryRun });
     try {
       return await runImport(plan.inputs, writer, options.progress, options.rejects);
     } finally {

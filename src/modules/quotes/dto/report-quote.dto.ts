@@ -35,7 +35,7 @@ export class ReportQuoteDto {
   @IsString()
   @MaxLength(250)
   // One character class: the original `^([.]|[^/<>])+$` backtracks exponentially (both branches match "."),
-  // so 30 dots and a "/" took seconds of CPU (ReDoS, SECURITY.md).
+  // so 30 dots and a "/" took seconds of CPU (ReDoS, docs/decisions/0041-linear-validation-patterns.md).
   @Matches(/^[^/<>]+$/, { message: 'must not contain /, < or >' })
   comment?: string;
 

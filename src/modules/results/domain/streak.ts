@@ -36,7 +36,8 @@ export interface StreakUpdate {
 /**
  * Spec "Rules for streaks" 1-2 for a completed result at `now`: yesterday → +1, today → unchanged, otherwise the
  * streak restarts at 1. "Unchanged" is literal: setting the hour offset stamps `lastResultTimestamp` with the time it
- * was set, so a first result later that offset day keeps a streak of 0, as on the original (DECISIONS.md "Results").
+ * was set, so a first result later that offset day keeps a streak of 0, as on the original
+ * (docs/decisions/0029-afk-and-streak-offset.md).
  */
 export function nextStreak(state: StreakState, now: number): StreakUpdate {
   const offset = state.hourOffset ?? 0;

@@ -3,7 +3,7 @@ import { ToNumber } from '../../../common/validation/transforms';
 
 /** `GET /results` and `GET /users/results`. */
 export class GetResultsQueryDto {
-  /** Spec "Limits": up to 1000 per request; absent → min(maxBatchSize, maxLimit) (DECISIONS.md "Results"). */
+  /** 1 to 1000 (spec "Limits"); absent → min(maxBatchSize, maxLimit): docs/decisions/0047-get-results-default-limit.md */
   @IsOptional()
   @ToNumber()
   @IsInt()

@@ -41,11 +41,11 @@ function boardAccount(account: BoardAccount): ResultSavedEvent['account'] {
 }
 
 /**
- * The review queue's decisions (DECISIONS.md "Anti-cheat"), shared by `/admin/result/*` and the CLI. Approving puts
- * a held result on the boards: all-time at the next live update (its personal best is released, or the result is
- * offered as the user's board entry), daily and weekly XP at once when the result's day and week are still kept.
- * Rejecting keeps the result and its personal best, marked, and off every board for good. Each decision is logged
- * with the moderator's uid and stored with the review.
+ * The review queue's decisions (docs/decisions/0017-review-queue.md), shared by `/admin/result/*` and the CLI.
+ * Approving puts a held result on the boards: all-time at the next live update (its personal best is released, or the
+ * result is offered as the user's board entry), daily and weekly XP at once when the result's day and week are still
+ * kept. Rejecting keeps the result and its personal best, marked, and off every board for good. Each decision is
+ * logged with the moderator's uid and stored with the review.
  */
 @Injectable()
 export class ResultReviewService implements OnModuleInit {

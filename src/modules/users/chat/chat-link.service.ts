@@ -14,7 +14,7 @@ export interface ChatLink {
   chatAvatar: string | null;
 }
 
-/** Linking a chat-platform account (DECISIONS.md "Chat link"); texts are the original platform's. */
+/** Linking a chat-platform account (docs/decisions/0027-chat-link.md); texts are the original platform's. */
 @Injectable()
 export class ChatLinkService {
   private readonly logger = new Logger(ChatLinkService.name);

@@ -11,8 +11,9 @@ import { ApiFailure } from '../../../common/http/api-failure.decorator';
 const CHAT_OFF = 'Discord integration is not available at this time';
 
 /**
- * The original platform's paths are `/users/discord/*` (DECISIONS.md: aliases). Its client reads `discordId` and
- * `discordAvatar` where the spec says `chatId` and `chatAvatar`, so the answer uses the names of the path called.
+ * The original platform's paths are `/users/discord/*` (docs/decisions/0039-original-routes-and-aliases.md). Its
+ * client reads `discordId` and `discordAvatar` where the spec says `chatId` and `chatAvatar`, so the answer uses the
+ * names of the path called.
  */
 function linkView(request: FastifyRequest, link: ChatLink) {
   return request.url.startsWith('/users/discord/')

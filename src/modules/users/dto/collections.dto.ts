@@ -24,7 +24,10 @@ export class TagParamDto {
   tagId!: string;
 }
 
-/** DECISIONS.md: the spec's nine named hex colours, or the original client's array of 10 (see theme-colors.ts). */
+/**
+ * docs/decisions/0025-custom-theme-shapes.md: the spec's nine named hex colours, or the original client's array of 10
+ * (see theme-colors.ts).
+ */
 export class CustomThemeDto {
   @IsLabel()
   name!: string;

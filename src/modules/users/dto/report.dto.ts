@@ -21,7 +21,8 @@ export class ReportUserDto {
   @ValidateIf((o: ReportUserDto) => o.comment !== undefined && o.comment !== '')
   @IsString()
   @MaxLength(250)
-  // One character class (the original's `^([.]|[^/<>])+$` backtracks exponentially: ReDoS, SECURITY.md).
+  // One character class (the original's `^([.]|[^/<>])+$` backtracks exponentially: ReDoS,
+  // docs/decisions/0041-linear-validation-patterns.md).
   @Matches(/^[^/<>]+$/, { message: 'must not contain /, < or >' })
   comment?: string;
 

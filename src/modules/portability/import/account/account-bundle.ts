@@ -1,4 +1,10 @@
+import { plainToInstance } from 'class-transformer';
 import { isLanguage } from '../../../../common/languages';
+import { validateStrict } from '../../../../common/validation/strict-validation';
+import { formatValidationErrors } from '../../../../common/validation/validation.pipe';
+import { ResultFiltersDto } from '../../../users/dto/result-filters.dto';
+import { themeColorsProblem } from '../../../users/theme-colors';
+import { labelProblem } from '../../../users/user-name';
 import type {
   AccountData,
   AccountPersonalBestData,
@@ -20,8 +26,11 @@ import type {
   UserBundle,
   UserRow,
 } from '../import-records';
-import { accept, Notes, refuse, type Mapped } from '../original/mapped';
-import { between, isObject, shapeProblem, strings, type Shape } from './fields';
+import { personalBestProblem as bestRuleProblem } from '../live-rules';
+import { accept, Notes, refuse, type Mapped } from '../mapped';
+import { mapBadges, mapFavoriteQuotes, mapLbMemory, mapProfile } from '../original/users';
+import { between, isObject, shapeProblem, type Shape } from './fields';
+import { withoutGrants } from './untrusted-account';
 
 /**
  * The account record and the records that land with it in the write path's user batch (one transaction): what the
@@ -97,30 +106,9 @@ const PB_SHAPE: Shape = {
   consistency: 'number',
   timestamp: 'integer',
 };
-const DIFFICULTIES = new Set(['normal', 'expert', 'master']);
-
-/** The bounds of a result and of a personal best here (the submission DTO's), or why they are not met. */
-export function figuresProblem(
-  language: string,
-  difficulty: string,
-  wpm: number,
-  raw: number,
-  acc: number,
-  consistency: number,
-): string | null {
-  if (!isLanguage(language)) return `unknown language ${language}`;
-  if (!DIFFICULTIES.has(difficulty)) return `unknown difficulty ${difficulty}`;
-  if (!between(wpm, 0, 420) || !between(raw, 0, 420)) return 'wpm outside 0-420';
-  if (!between(acc, 0, 100) || !between(consistency, 0, 100)) return 'accuracy or consistency outside 0-100';
-  return null;
-}
-
-/** Why a personal best cannot be one here, or null. */
+/** Why a personal best cannot be one here (its shape, then the live rules of its result), or null. */
 export function personalBestProblem(pb: unknown): string | null {
-  const problem = shapeProblem(pb, PB_SHAPE);
-  if (problem !== null) return problem;
-  const p = pb as PersonalBestData;
-  return figuresProblem(p.language, p.difficulty, p.wpm, p.raw, p.acc, p.consistency);
+  return shapeProblem(pb, PB_SHAPE) ?? bestRuleProblem(pbRow(pb as PersonalBestData));
 }
 
 function pbRow(p: PersonalBestData): PersonalBestRow {
@@ -163,7 +151,7 @@ export function accountProblem(data: unknown): string | null {
   return null;
 }
 
-function userRow(account: AccountData, target: AccountTarget): UserRow {
+function userRow(account: AccountData, target: AccountTarget, notes: Notes): UserRow {
   return {
     uid: target.uid,
     name: target.name,
@@ -184,11 +172,9 @@ function userRow(account: AccountData, target: AccountTarget): UserRow {
     last_result_hashes: [],
     chat_id: account.chat.id,
     chat_avatar: account.chat.avatar,
-    profile_bio: account.profile.bio,
-    profile_keyboard: account.profile.keyboard,
-    profile_social_profiles: account.profile.socialProfiles,
-    profile_show_activity: account.profile.showActivityOnPublicProfile,
-    inventory_badges: account.badges,
+    // The rules PATCH /users/profile applies (the dump importer's too).
+    ...mapProfile(account.profile, notes),
+    inventory_badges: mapBadges({ badges: account.badges }, notes),
     favorite_quotes: {},
     premium_start_at: account.premium.startTimestamp,
     premium_expires_at: account.premium.expirationTimestamp,
@@ -218,29 +204,45 @@ function each<T, R>(
 
 const ENTITY: Shape = { id: 'string', name: 'string', createdAt: 'integer' };
 
+const prefixed = (field: string, problem: string | null) => (problem === null ? null : `${field} ${problem}`);
+
+/** A tag's or a theme's name under the rule of the routes that make them. */
+const nameProblem = (item: unknown) => prefixed('name', labelProblem((item as { name: unknown }).name));
+
+/** A mail reward the inbox can grant: a badge by id, or XP. */
+function isReward(reward: unknown): boolean {
+  if (!isObject(reward)) return false;
+  if (reward.type === 'xp') return Number.isSafeInteger(reward.item);
+  return reward.type === 'badge' && isObject(reward.item) && Number.isSafeInteger(reward.item.id);
+}
+
+/** A result filter preset under the rules of `POST /users/resultFilterPresets` (its filters, its name). */
+function filterPresetProblem(preset: ResultFilterPresetData): string | null {
+  const input = { ...(preset.filters as Record<string, unknown>), _id: preset.id, name: preset.name };
+  const errors = validateStrict(plainToInstance(ResultFiltersDto, input));
+  return errors.length === 0 ? null : formatValidationErrors(errors).join('; ');
+}
+
 /**
  * The account and its bundled records as the write path's user batch: the account row under the target uid and
  * name, and each nested record that is sound (one that is not is left out and reported). The account's permissions
  * are not carried: they are roles the source instance's operator granted, and granting them here is this
  * operator's call. Quote ratings are added to the quotes' aggregates here (the export carries only the user's own).
  */
-export function mapAccountBundle(doc: AccountDocument, target: AccountTarget): Mapped<UserBundle> {
+export function mapAccountBundle(
+  doc: AccountDocument,
+  target: AccountTarget,
+  trusted: boolean,
+): Mapped<UserBundle> {
   const [account] = doc.account ?? [];
   const problem = accountProblem(account);
   if (problem !== null) return refuse(`account record: ${problem}`);
   const notes = new Notes();
-  const user = userRow(account as AccountData, target);
+  const user = userRow(account as AccountData, target, notes);
   const [favorites] = doc.favoriteQuotes ?? [];
-  if (favorites !== undefined) {
-    if (isObject(favorites) && Object.values(favorites).every(strings))
-      user.favorite_quotes = favorites as Record<string, string[]>;
-    else notes.leftOut('favoriteQuotes', 'not lists of quote ids by language', favorites);
-  }
+  if (favorites !== undefined) user.favorite_quotes = mapFavoriteQuotes(favorites, notes);
   const [memory] = doc.leaderboardMemory ?? [];
-  if (memory !== undefined) {
-    if (isObject(memory)) user.lb_memory = memory as UserRow['lb_memory'];
-    else notes.leftOut('leaderboardMemory', 'not an object', memory);
-  }
+  if (memory !== undefined) user.lb_memory = mapLbMemory(memory, notes);
   const pbKey = (p: PersonalBestData) => `${p.mode}/${p.mode2}/${p.language}`;
   const bundle: UserBundle = {
     user,
@@ -264,7 +266,7 @@ export function mapAccountBundle(doc: AccountDocument, target: AccountTarget): M
       doc.tag,
       'tag',
       (t) => t.id,
-      (t) => shapeProblem(t, { ...ENTITY, personalBests: 'array' }),
+      (t) => shapeProblem(t, { ...ENTITY, personalBests: 'array' }) ?? nameProblem(t),
       (t) => ({
         id: t.id,
         name: t.name,
@@ -284,7 +286,10 @@ export function mapAccountBundle(doc: AccountDocument, target: AccountTarget): M
       doc.customTheme,
       'customTheme',
       (t) => t.id,
-      (t) => shapeProblem(t, { ...ENTITY, colors: 'json' }),
+      (t) =>
+        shapeProblem(t, { ...ENTITY, colors: 'json' }) ??
+        nameProblem(t) ??
+        prefixed('colors', themeColorsProblem((t as CustomThemeData).colors)),
       (t) => ({ id: t.id, name: t.name, colors: t.colors as ThemeRow['colors'], created_at: t.createdAt }),
       notes,
     ),
@@ -300,7 +305,7 @@ export function mapAccountBundle(doc: AccountDocument, target: AccountTarget): M
           rewards: 'array',
           timestamp: 'integer',
           read: 'boolean',
-        }),
+        }) ?? ((m as InboxMailData).rewards.every(isReward) ? null : 'rewards holds an unknown reward'),
       (m) => ({ ...m, rewards: m.rewards }),
       notes,
     ),
@@ -308,7 +313,8 @@ export function mapAccountBundle(doc: AccountDocument, target: AccountTarget): M
       doc.resultFilterPreset,
       'resultFilterPreset',
       (p) => p.id,
-      (p) => shapeProblem(p, { ...ENTITY, filters: 'object' }),
+      (p) =>
+        shapeProblem(p, { ...ENTITY, filters: 'object' }) ?? filterPresetProblem(p as ResultFilterPresetData),
       (p) => ({
         id: p.id,
         name: p.name,
@@ -332,16 +338,17 @@ export function mapAccountBundle(doc: AccountDocument, target: AccountTarget): M
       (r) => `${r.language}-${r.quoteId}`,
       (r) =>
         shapeProblem(r, { language: 'string', quoteId: 'integer', rating: 'integer' }) ??
+        (isLanguage((r as QuoteRatingData).language) ? null : 'unknown language') ??
         (between((r as QuoteRatingData).rating, 1, 5) ? null : 'rating outside 1-5'),
       (r) => ({ language: r.language, quote_id: r.quoteId, rating: r.rating }),
       notes,
     ),
     countQuoteRatings: true,
   };
-  return accept(bundle, notes.list);
+  return accept(trusted ? bundle : withoutGrants(bundle, notes), notes.list);
 }
 
-/** Fields of the account record that carry over nowhere (counted in the summary; README "Your data"). */
+/** Fields of the account record that carry over nowhere (counted in the summary; docs/data.md). */
 export function accountFieldsLeftBehind(doc: AccountDocument): string[] {
   const [account] = doc.account ?? [];
   if (!isObject(account)) return [];

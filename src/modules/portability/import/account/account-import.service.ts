@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../../../common/app-error';
+import { Clock } from '../../../../common/clock';
+import { ServerConfigurationService } from '../../../../common/server-configuration/server-configuration.service';
 import { userNameProblem } from '../../../users/user-name';
 import type { AccountData } from '../../export/export-format';
+import { AccountFileSigningService, type FileTrust } from '../../signing/account-file-signing.service';
 import { runImport, type CollectionInput, type ImportSummary, type ProgressSink } from '../import-pipeline';
-import { OriginalImportService } from '../original-import.service';
 import {
   readAccountDocument,
   readRecords,
@@ -11,9 +13,11 @@ import {
   type ExportScan,
 } from '../readers/account-export';
 import type { RejectsSink } from '../rejects-file';
+import { ImportWriters } from '../write/import-writers';
 import { accountProblem, BUNDLED_TYPES } from './account-bundle';
-import { accountCollections, LeftOutCounts } from './account-collections';
+import { accountCollections, LeftOutCounts, type ImportPolicy } from './account-collections';
 import { AccountImportRepository } from './account-import.repository';
+import { UntrustedResults, type FileReview } from './untrusted-results';
 
 export { AccountExportError } from '../readers/account-export';
 
@@ -28,6 +32,10 @@ export interface AccountPlan {
   resuming: boolean;
   /** Other users the file names (connections, reports) that are on this instance. */
   present: Set<string>;
+  /** What the file's signature earns here. */
+  trust: FileTrust;
+  /** The path taken: as it is (a trusted signature, and no --untrusted), or judged (docs/account-files.md). */
+  trusted: boolean;
 }
 
 export interface AccountImportSummary extends ImportSummary {
@@ -39,8 +47,11 @@ export interface AccountImportSummary extends ImportSummary {
 const refuse = (message: string) => new AppError(409, message);
 
 /**
- * `import account <file>` (issue 22): our own account export into this instance, through the write path the
- * original's dump goes through (OriginalImportService.writer: the same batches, idempotency and derived-state step).
+ * `import account <file>` (issues 22 and 29): our own account export into this instance, through the write path the
+ * original's dump goes through (ImportWriters: the same batches, idempotency and derived-state step). A file signed
+ * by this instance or a trusted one, unchanged, imports as it is; any other file only with `--untrusted`, and then
+ * its results are judged as live submissions and the account's state is computed from them (nothing else of the file
+ * is granted).
  * The account keeps its uid; a uid, name or address held here by another account refuses the import before anything
  * is written (`--uid`, `--name` choose others). An account that is here from an earlier run of the same file (same
  * uid, same creation time) is completed, not refused: a run that was stopped finishes on the next, and a rerun
@@ -50,12 +61,28 @@ const refuse = (message: string) => new AppError(409, message);
 export class AccountImportService {
   constructor(
     private readonly repository: AccountImportRepository,
-    private readonly writers: OriginalImportService,
+    private readonly writers: ImportWriters,
+    private readonly signing: AccountFileSigningService,
+    private readonly configuration: ServerConfigurationService,
+    private readonly clock: Clock,
   ) {}
 
-  /** Reads the file through (AccountExportError when it is not a complete export) and checks who holds what here. */
-  async plan(path: string, overrides: { uid?: string; name?: string } = {}): Promise<AccountPlan> {
+  /**
+   * Reads the file through (AccountExportError when it is not a complete export), decides its path by its signature
+   * (an untrusted file without `untrusted` is refused) and checks who holds what here.
+   */
+  async plan(
+    path: string,
+    overrides: { uid?: string; name?: string; untrusted?: boolean } = {},
+  ): Promise<AccountPlan> {
     const scan = await scanAccountExport(path);
+    const trust = await this.signing.trustOf(scan.signature);
+    if (!trust.trusted && overrides.untrusted !== true)
+      throw refuse(
+        `the file is not trusted here: ${trust.reason}. Nothing was imported. Import it with --untrusted (its results ` +
+          'are judged as live submissions, and nothing else of the file is granted), or trust its instance first ' +
+          '(npm run cli -- instances trust <publicKey> --instance <instanceId>)',
+      );
     const problem = accountProblem(scan.account);
     if (problem !== null) throw refuse(`the account record cannot be imported: ${problem}`);
     const account = scan.account as AccountData;
@@ -87,7 +114,18 @@ export class AccountImportService {
     }
     scan.otherUsers.delete(uid);
     const present = await this.repository.present([...scan.otherUsers]);
-    return { path, scan, uid, sourceUid: scan.header.uid, name, resuming, present };
+    const trusted = trust.trusted && overrides.untrusted !== true;
+    return { path, scan, uid, sourceUid: scan.header.uid, name, resuming, present, trust, trusted };
+  }
+
+  /** The summary's line of the path taken. */
+  static pathLine(plan: AccountPlan): string {
+    if (plan.trusted && plan.trust.trusted) return `import path: trusted (signed by ${plan.trust.signer})`;
+    const why = plan.trust.trusted ? `--untrusted given (signed by ${plan.trust.signer})` : plan.trust.reason;
+    return (
+      `import path: untrusted (${why}): results judged as live submissions; XP, stats, streak and personal bests ` +
+      'computed from them; no premium, badge, flag, chat link or mail reward taken from the file'
+    );
   }
 
   /** Imports a planned file with the database writer, or reads it through with the dry-run writer. */
@@ -98,12 +136,20 @@ export class AccountImportService {
     const leftOut = new LeftOutCounts();
     const { scan } = plan;
     const bundled = BUNDLED_TYPES.filter((type) => type === 'account' || scan.counts.has(type));
-    const collections = accountCollections(
-      { uid: plan.uid, sourceUid: plan.sourceUid, name: plan.name, present: plan.present },
-      bundled,
-      scan.unknownTypes,
-      leftOut,
-    );
+    const target = { uid: plan.uid, sourceUid: plan.sourceUid, name: plan.name, present: plan.present };
+    let policy: ImportPolicy = { trusted: true };
+    if (!plan.trusted) {
+      const reviews = await this.fileReviews(plan);
+      const results = new UntrustedResults({
+        target,
+        optedOut: (scan.account as AccountData).lbOptOut,
+        config: (await this.configuration.get()).results,
+        now: this.clock.now(),
+        reviews,
+      });
+      policy = { trusted: false, results, reviews };
+    }
+    const collections = accountCollections(target, bundled, scan.unknownTypes, leftOut, policy);
     const inputs: CollectionInput[] = collections
       .filter((c) => c.fold === true || c.types.some((type) => scan.counts.has(type)))
       .map((c) => ({
@@ -114,16 +160,31 @@ export class AccountImportService {
             ? readAccountDocument(plan.path, scan.gzip, plan.uid, new Set(c.types))
             : readRecords(plan.path, scan.gzip, new Set(c.types)),
       }));
-    const writer = this.writers.writer(options.dryRun);
+    const writer = this.writers.open({ dryRun: options.dryRun, deriveFromResults: !plan.trusted });
     let summary: ImportSummary;
     try {
       summary = await runImport(inputs, writer, options.progress, options.rejects);
     } finally {
       await writer.close();
     }
-    const notes = leftOut.lines();
+    const notes = [AccountImportService.pathLine(plan), ...leftOut.lines()];
+    if (!policy.trusted) notes.push(...judged(policy.results));
     notes.push(...(await this.check(plan, summary, options.dryRun)));
     return { ...summary, notes };
+  }
+
+  /** The untrusted file's review records, by the result they name (read before the results are judged). */
+  private async fileReviews(plan: AccountPlan): Promise<Map<string, FileReview>> {
+    const reviews = new Map<string, FileReview>();
+    if (!plan.scan.counts.has('resultReview')) return reviews;
+    const records = readRecords(plan.path, plan.scan.gzip, new Set(['resultReview']));
+    for await (const entry of records.documents) {
+      if ('error' in entry) continue;
+      const data = entry.doc.data as { resultId?: unknown; status?: unknown } | null;
+      if (typeof data?.resultId === 'string' && typeof data.status === 'string')
+        reviews.set(data.resultId, { status: data.status, seen: false });
+    }
+    return reviews;
   }
 
   /** After the run: is the whole account here? (A stopped run is completed by running the same command again.) */
@@ -140,4 +201,18 @@ export class AccountImportService {
         (whole ? '' : ': incomplete, run the same command again to complete it'),
     ];
   }
+}
+
+/** The untrusted path's judgment of the results, for the summary. */
+function judged(results: UntrustedResults): string[] {
+  const list = (counts: Map<string, number>) =>
+    [...counts].map(([check, n]) => `${check} ${n.toLocaleString('en-US')}`).join(', ');
+  const lines: string[] = [];
+  if (results.refused.size > 0)
+    lines.push(`result: refused as the live route would (by check): ${list(results.refused)}`);
+  if (results.held.size > 0) lines.push(`result: held for review (by reason): ${list(results.held)}`);
+  lines.push(
+    "result: XP and personal-best marks computed here for every imported result (the file's values are not used)",
+  );
+  return lines;
 }

@@ -82,12 +82,14 @@ describe('results of an account export', () => {
   });
 
   it.each([
-    [{ wpm: 421 }, 'wpm outside 0-420'],
-    [{ rawWpm: -1 }, 'wpm outside 0-420'],
-    [{ acc: 101 }, 'accuracy or consistency outside 0-100'],
-    [{ language: 'no_such_language' }, 'unknown language no_such_language'],
-    [{ difficulty: 'easy' }, 'unknown difficulty easy'],
-    [{ mode: 'marathon' }, 'unknown mode marathon'],
+    // The live route's rules and messages (live-rules.ts).
+    [{ wpm: 421 }, '"wpm" must not be greater than 420'],
+    [{ rawWpm: -1 }, '"rawWpm" must not be less than 0'],
+    [{ acc: 101 }, '"acc" must not be greater than 100'],
+    [{ language: 'no_such_language' }, '"language" must be a supported language'],
+    [{ difficulty: 'easy' }, '"difficulty" must be one of the following values: normal, expert, master'],
+    [{ mode: 'marathon' }, '"mode" must be one of the following values: time, words, quote, zen, custom'],
+    [{ funbox: ['randomcase'] }, '"funbox" must be a known funbox'],
     [{ funbox: [1] }, 'funbox or tags is not a list of names'],
     [{ charStats: [1.5] }, 'charStats is not a list of counts'],
     [{ xp: '12' }, 'xp is not an integer'],
@@ -234,6 +236,7 @@ describe('the account bundle', () => {
         personalBest: [{ ...pb, heldResultId: 'r9' }],
       }),
       target,
+      true,
     );
     expect(mapped).toMatchObject({
       ok: true,
@@ -253,8 +256,61 @@ describe('the account bundle', () => {
     });
   });
 
+  it('takes nothing an untrusted file grants: stats, XP and bests from the results, no premium, badge, flag, link or reward', () => {
+    const mapped = mapAccountBundle(
+      {
+        account: [{ ...account, canReport: false, banned: true, chat: { id: 'chat1', avatar: 'a' } }],
+        personalBest: [pb],
+        inboxMail: [
+          {
+            ...{ id: 'm1', subject: 's', body: 'b', timestamp: 1, read: false },
+            rewards: [{ type: 'badge', item: { id: 9 } }],
+          },
+        ],
+        testActivity: [{ day: 1, date: '1970-01-02', tests: 4 }],
+      },
+      target,
+      false,
+    );
+    expect(mapped).toMatchObject({
+      ok: true,
+      value: {
+        user: {
+          ...{
+            xp: 0,
+            completed_tests: 0,
+            started_tests: 0,
+            time_typing: 0,
+            streak_length: 0,
+            streak_max_length: 0,
+          },
+          ...{ premium_start_at: null, premium_expires_at: null, inventory_badges: [], chat_id: null },
+          // This instance's defaults for the flags; the ban in the file stays, as does the streak's hour offset.
+          ...{ can_report: true, can_manage_ape_keys: true, banned: true, streak_hour_offset: -3.5 },
+        },
+        personalBests: [],
+        testActivity: [],
+        mail: [{ id: 'm1', rewards: [] }],
+        permissions: [],
+      },
+    });
+    const listed = mapped.ok ? mapped.adjustments.map((a) => `${a.action} ${a.path}`) : [];
+    expect(listed).toEqual(
+      expect.arrayContaining([
+        'changed xp',
+        'changed premium.expirationTimestamp',
+        'changed badges',
+        'changed canReport',
+        'changed chat.id',
+        'left out personalBest[time/15/english]',
+        'left out testActivity',
+        'changed inboxMail[m1].rewards',
+      ]),
+    );
+  });
+
   it('takes a personal best of a file written before heldResultId as on the boards', () => {
-    const mapped = mapAccountBundle(doc({ personalBest: [pb] }), target);
+    const mapped = mapAccountBundle(doc({ personalBest: [pb] }), target, true);
     expect(mapped).toMatchObject({ value: { personalBests: [{ held_result_id: null }] } });
   });
 
@@ -262,12 +318,17 @@ describe('the account bundle', () => {
     const mapped = mapAccountBundle(
       doc({ personalBest: [pb, { ...pb, mode2: '60', wpm: 500 }], tag: [{ id: 't1', name: 'x' }] }),
       target,
+      true,
     );
     expect(mapped).toMatchObject({
       ok: true,
       value: { personalBests: [{ mode2: '15' }], tags: [] },
       adjustments: [
-        { path: 'personalBest[time/60/english]', action: 'left out', reason: 'wpm outside 0-420' },
+        {
+          path: 'personalBest[time/60/english]',
+          action: 'left out',
+          reason: '"wpm" must not be greater than 420',
+        },
         { path: 'tag[t1]', action: 'left out', reason: 'createdAt is missing' },
       ],
     });
@@ -281,6 +342,6 @@ describe('the account bundle', () => {
     ],
     [{ badges: [{ id: 'x' }] }, 'account record: badges holds an item without a numeric id'],
   ])('refuses the account %j: %s', (change, expected) => {
-    expect(reason(mapAccountBundle({ account: [{ ...account, ...change }] }, target))).toBe(expected);
+    expect(reason(mapAccountBundle({ account: [{ ...account, ...change }] }, target, true))).toBe(expected);
   });
 });

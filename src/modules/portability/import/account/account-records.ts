@@ -16,9 +16,9 @@ import type {
   ResultReviewRow,
   ResultRow,
 } from '../import-records';
-import { accept, refuse, type Mapped } from '../original/mapped';
-import { figuresProblem } from './account-bundle';
-import { between, shapeProblem, strings, type Shape } from './fields';
+import { resultProblem } from '../live-rules';
+import { accept, refuse, type Mapped } from '../mapped';
+import { shapeProblem, strings, type Shape } from './fields';
 
 /**
  * The account export's records other than the account's bundle, each to the write path's row (pure functions). The
@@ -38,6 +38,12 @@ export const LEFT_OUT = {
   absentUser: 'the other user is not on this instance',
   apeKey: 'an export holds no key secret: the user makes new keys here',
   approvedQuote: "public content of the source instance's quote list, not the account's",
+  refusedResult:
+    'the quarantine of the instance that refused it: replayed there (results replay), never carried over',
+  decision: 'a rejected or blocked request is a decision about a request never made here',
+  request: 'a connection from an untrusted file becomes a pending request from the account',
+  folded:
+    "taken into its result's judgment here: a hold or rejection at the source holds the result, an approval counts for nothing",
 } as const;
 
 export function mapConfig(data: unknown, target: RecordTarget): Mapped<ConfigRow[]> {
@@ -108,6 +114,37 @@ export function mapConnection(
       last_modified: c.lastModified,
     },
   ]);
+}
+
+/**
+ * The untrusted path's connection (issue 29): a friendship the file claims is not taken, it is asked for. An accepted
+ * or pending connection with a user who is here becomes a pending request from the account, which the other user
+ * accepts or not; a rejected or blocked one (a decision about a request never made here) is left out.
+ */
+export function mapConnectionRequest(
+  data: unknown,
+  target: RecordTarget,
+  leftOut: LeftOut,
+): Mapped<ConnectionRow[]> {
+  const mapped = mapConnection(data, target, leftOut);
+  if (!mapped.ok || mapped.value.length === 0) return mapped;
+  const [row] = mapped.value as [ConnectionRow];
+  const other = row.initiator_uid === target.uid ? row.receiver_uid : row.initiator_uid;
+  if (row.status === 'rejected' || row.status === 'blocked') {
+    leftOut(LEFT_OUT.decision);
+    return accept([], [{ path: 'status', action: 'left out', reason: LEFT_OUT.decision, value: row.status }]);
+  }
+  const request: ConnectionRow = {
+    ...row,
+    initiator_uid: target.uid,
+    receiver_uid: other,
+    status: 'pending',
+  };
+  const changed =
+    row.status === 'pending' && row.initiator_uid === target.uid
+      ? []
+      : [{ path: 'status', action: 'changed' as const, reason: LEFT_OUT.request, value: row.status }];
+  return accept([request], changed);
 }
 
 export function mapQuoteSubmission(data: unknown, target: RecordTarget): Mapped<NewQuoteRow[]> {
@@ -232,55 +269,54 @@ const RESULT_SHAPE: Shape = {
   keySpacingStats: 'json',
   keyDurationStats: 'json',
 };
-const MODES = new Set(['time', 'words', 'quote', 'zen', 'custom']);
-
-/** One result, every stored field as exported, under the account's uid here. */
+/** One result, every stored field as exported, under the account's uid here; its values meet the live rules. */
 export function mapResult(data: unknown, target: RecordTarget): Mapped<ResultRow[]> {
+  const row = resultRow(data, target);
+  if (typeof row === 'string') return refuse(row);
+  const problem = resultProblem(row);
+  return problem === null ? accept([row]) : refuse(problem);
+}
+
+/** The row of a result record, or why the record has not the shape of one. */
+export function resultRow(data: unknown, target: RecordTarget): ResultRow | string {
   const problem = shapeProblem(data, RESULT_SHAPE);
-  if (problem !== null) return refuse(problem);
+  if (problem !== null) return problem;
   const r = data as ResultData;
-  if (!MODES.has(r.mode)) return refuse(`unknown mode ${r.mode}`);
-  const bounds = figuresProblem(r.language, r.difficulty, r.wpm, r.rawWpm, r.acc, r.consistency);
-  if (bounds !== null) return refuse(bounds);
-  if (r.keyConsistency !== null && !between(r.keyConsistency, 0, 100))
-    return refuse('keyConsistency outside 0-100');
-  if (!strings(r.funbox) || !strings(r.tags)) return refuse('funbox or tags is not a list of names');
+  if (!strings(r.funbox) || !strings(r.tags)) return 'funbox or tags is not a list of names';
   if (r.charStats !== null && !r.charStats.every((n) => Number.isSafeInteger(n)))
-    return refuse('charStats is not a list of counts');
-  return accept([
-    {
-      id: r.id,
-      uid: target.uid,
-      timestamp: r.timestamp,
-      name: r.name,
-      wpm: r.wpm,
-      raw_wpm: r.rawWpm,
-      acc: r.acc,
-      consistency: r.consistency,
-      key_consistency: r.keyConsistency,
-      char_stats: r.charStats,
-      mode: r.mode,
-      mode2: r.mode2,
-      quote_length: r.quoteLength,
-      language: r.language,
-      difficulty: r.difficulty,
-      punctuation: r.punctuation,
-      numbers: r.numbers,
-      lazy_mode: r.lazyMode,
-      blind_mode: r.blindMode,
-      bailed_out: r.bailedOut,
-      funbox: r.funbox,
-      tags: r.tags,
-      test_duration: r.testDuration,
-      afk_duration: r.afkDuration,
-      incomplete_test_seconds: r.incompleteTestSeconds,
-      restart_count: r.restartCount,
-      is_pb: r.isPb,
-      chart_data: r.chartData,
-      key_spacing_stats: r.keySpacingStats,
-      key_duration_stats: r.keyDurationStats,
-      xp: r.xp,
-      stop_on_letter: r.stopOnLetter,
-    },
-  ]);
+    return 'charStats is not a list of counts';
+  return {
+    id: r.id,
+    uid: target.uid,
+    timestamp: r.timestamp,
+    name: r.name,
+    wpm: r.wpm,
+    raw_wpm: r.rawWpm,
+    acc: r.acc,
+    consistency: r.consistency,
+    key_consistency: r.keyConsistency,
+    char_stats: r.charStats,
+    mode: r.mode,
+    mode2: r.mode2,
+    quote_length: r.quoteLength,
+    language: r.language,
+    difficulty: r.difficulty,
+    punctuation: r.punctuation,
+    numbers: r.numbers,
+    lazy_mode: r.lazyMode,
+    blind_mode: r.blindMode,
+    bailed_out: r.bailedOut,
+    funbox: r.funbox,
+    tags: r.tags,
+    test_duration: r.testDuration,
+    afk_duration: r.afkDuration,
+    incomplete_test_seconds: r.incompleteTestSeconds,
+    restart_count: r.restartCount,
+    is_pb: r.isPb,
+    chart_data: r.chartData,
+    key_spacing_stats: r.keySpacingStats,
+    key_duration_stats: r.keyDurationStats,
+    xp: r.xp,
+    stop_on_letter: r.stopOnLetter,
+  };
 }

@@ -11,7 +11,7 @@ import type {
   ReportRow,
 } from '../import-records';
 import type { BlocklistEntry } from '../../../users/blocklist';
-import { accept, Notes, refuse, type Mapped } from './mapped';
+import { accept, Notes, refuse, type Mapped } from '../mapped';
 import { entityId } from './user-parts';
 import { bool, idText, int, millis, num, objectIdTime, text } from './values';
 

@@ -4,7 +4,7 @@ import { formatValidationErrors } from '../../../../common/validation/validation
 import { CONFIG_KEYS, PartialConfigDto } from '../../../configs/config-schema';
 import { PresetConfigDto, SETTING_GROUPS } from '../../../presets/dto/preset.dto';
 import type { ConfigRow, PresetRow } from '../import-records';
-import { accept, Notes, refuse, type Mapped } from './mapped';
+import { accept, Notes, refuse, type Mapped } from '../mapped';
 import { entityId, label } from './user-parts';
 import { isPlainObject, millis, objectIdTime, text } from './values';
 import { isValidUid } from '../../../../common/auth/uid';

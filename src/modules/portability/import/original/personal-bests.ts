@@ -1,10 +1,9 @@
 import { isLanguage } from '../../../../common/languages';
+import { MODES } from '../../../results/dto/completed-result.dto';
 import type { PersonalBestRow } from '../import-records';
-import type { Notes } from './mapped';
+import { personalBestProblem } from '../live-rules';
+import type { Notes } from '../mapped';
 import { bool, isPlainObject, millis, num, text } from './values';
-
-export const MODES = ['time', 'words', 'quote', 'zen', 'custom'] as const;
-export const DIFFICULTIES = ['normal', 'expert', 'master'] as const;
 
 /** Languages the original renamed; old results and personal bests still carry the old name. */
 const RENAMED_LANGUAGES: Readonly<Record<string, string>> = { english_expanded: 'english_1k' };
@@ -31,44 +30,37 @@ export function mode2For(mode: string, value: unknown): string | undefined {
 const keyOf = (pb: PersonalBestRow) =>
   [pb.mode, pb.mode2, pb.language, pb.difficulty, pb.punctuation, pb.numbers, pb.lazy_mode].join('\u0000');
 
-const percentage = (value: number | undefined) => value !== undefined && value >= 0 && value <= 100;
-
 /**
  * One personal best of the original (`{ acc, consistency, difficulty, language, punctuation, numbers?, lazyMode?,
  * raw, wpm, timestamp }`). Old ones lack `numbers` and `lazyMode` (off then), and the oldest lack `acc`, `raw`,
  * `consistency`, `timestamp` (0 here, as the original's client shows "-" for them) or even `language` (left out:
- * the original never compared a result with such a best, so it could neither be beaten nor ranked).
+ * the original never compared a result with such a best, so it could neither be beaten nor ranked). The rest is
+ * judged by the rules of the result it stands for (live-rules.ts).
  */
 function personalBest(mode: string, mode2: string, raw: unknown, path: string, notes: Notes) {
   if (!isPlainObject(raw)) return notes.leftOut(path, 'not a personal best', raw);
   const wpm = num(raw.wpm);
-  if (wpm === undefined || wpm < 0) return notes.leftOut(path, 'no wpm', raw);
-  const lang = language(raw.language);
-  if (lang === undefined)
-    return notes.leftOut(path, `unknown or missing language ${String(raw.language)}`, raw);
-  const difficulty = raw.difficulty === undefined ? 'normal' : text(raw.difficulty);
-  if (!DIFFICULTIES.includes(difficulty as (typeof DIFFICULTIES)[number]))
-    return notes.leftOut(path, `unknown difficulty ${String(raw.difficulty)}`, raw);
-  const acc = num(raw.acc);
-  const consistency = num(raw.consistency);
-  if ((acc !== undefined && !percentage(acc)) || (consistency !== undefined && !percentage(consistency)))
-    return notes.leftOut(path, 'accuracy or consistency outside 0-100', raw);
-  const missing = ['acc', 'raw', 'consistency', 'timestamp'].filter((k) => raw[k] === undefined);
-  if (missing.length > 0) notes.changed(path, `${missing.join(', ')} missing in the original: 0`);
-  return {
+  if (wpm === undefined) return notes.leftOut(path, 'no wpm', raw);
+  if (raw.language === undefined) return notes.leftOut(path, 'no language', raw);
+  const pb = {
     mode,
     mode2,
-    language: lang,
-    difficulty: difficulty as string,
+    language: language(raw.language) ?? String(raw.language),
+    difficulty: raw.difficulty === undefined ? 'normal' : String(raw.difficulty),
     punctuation: bool(raw.punctuation) ?? false,
     numbers: bool(raw.numbers) ?? false,
     lazy_mode: bool(raw.lazyMode) ?? false,
     wpm,
-    acc: acc ?? 0,
+    acc: num(raw.acc) ?? 0,
     raw: Math.max(0, num(raw.raw) ?? 0),
-    consistency: consistency ?? 0,
+    consistency: num(raw.consistency) ?? 0,
     timestamp: millis(raw.timestamp) ?? 0,
   } satisfies PersonalBestRow;
+  const problem = personalBestProblem(pb);
+  if (problem !== null) return notes.leftOut(path, problem, raw);
+  const missing = ['acc', 'raw', 'consistency', 'timestamp'].filter((k) => raw[k] === undefined);
+  if (missing.length > 0) notes.changed(path, `${missing.join(', ')} missing in the original: 0`);
+  return pb;
 }
 
 /** Keeps the better of two bests with one key (the original keeps one per key; older data may hold two). */

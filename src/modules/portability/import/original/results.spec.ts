@@ -35,7 +35,9 @@ describe('results of the original, every shape it wrote', () => {
       ['mirror', 'nospace'],
       ['mirror', 'nospace'],
     ],
-    [['Bad Name'], undefined],
+    ['rAnDoMcAsE#IPv4', ['rAnDoMcAsE', 'IPv4']],
+    [['ALL_CAPS', 'ALL_CAPS'], ['ALL_CAPS']],
+    [[7], undefined],
     [42, undefined],
   ])('funbox %p → %p', (value, expected) => {
     expect(funboxList(value)).toEqual(expected);
@@ -96,6 +98,8 @@ describe('results of the original, every shape it wrote', () => {
       { tags: ['65a000000000000000000002'] },
     ],
     ['afk over the duration', { afkDuration: 20 }, { afk_duration: 15 }],
+    ['a funbox of capitals', { funbox: ['rAnDoMcAsE'] }, { funbox: ['rAnDoMcAsE'] }],
+    ['a funbox the original retired', { funbox: 'upsidedown' }, { funbox: ['upsidedown'] }],
   ])('%s', (_, extra, expected) => {
     expect(mapped(extra)).toMatchObject(expected);
   });
@@ -105,10 +109,13 @@ describe('results of the original, every shape it wrote', () => {
     [{ uid: undefined }, 'no valid uid'],
     [{ mode: 'marathon' }, 'unknown mode marathon'],
     [{ mode2: 'abc' }, 'mode2 abc does not fit mode time'],
-    [{ wpm: 999 }, 'wpm 999 outside 0-420'],
-    [{ acc: 101 }, 'accuracy 101 outside 0-100'],
-    [{ language: 'not_a_language' }, 'unknown language not_a_language'],
-    [{ difficulty: 'insane' }, 'unknown difficulty insane'],
+    // The live route's rules, with its messages (live-rules.ts).
+    [{ wpm: 999 }, '"wpm" must not be greater than 420'],
+    [{ acc: 101 }, '"acc" must not be greater than 100'],
+    [{ language: 'not_a_language' }, '"language" must be a supported language'],
+    [{ difficulty: 'insane' }, '"difficulty" must be one of the following values: normal, expert, master'],
+    [{ funbox: ['Bad Name'] }, '"funbox" must be a known funbox'],
+    [{ funbox: 'mirror#randomcase' }, '"funbox" must be a known funbox'],
     [{ mode: 'words', mode2: '10', testDuration: undefined }, 'no test duration'],
     [{ timestamp: 'never' }, 'no timestamp'],
   ])('refuses %p: %s', (extra, reason) => {

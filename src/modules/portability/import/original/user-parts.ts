@@ -7,7 +7,7 @@ import { ResultFiltersDto } from '../../../users/dto/result-filters.dto';
 import { themeColorsProblem } from '../../../users/theme-colors';
 import { labelProblem } from '../../../users/user-name';
 import type { FilterPresetRow, MailRow, TagRecord, ThemeRow } from '../import-records';
-import type { Notes } from './mapped';
+import type { Notes } from '../mapped';
 import { mapPersonalBests } from './personal-bests';
 import { bool, idText, int, isPlainObject, millis, num, objectIdTime, text } from './values';
 

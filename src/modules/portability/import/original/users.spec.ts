@@ -1,6 +1,6 @@
 import { Double, Int32, Long, ObjectId } from 'bson';
 import { mapPersonalBests, mergeLeaderboardCopy } from './personal-bests';
-import { Notes } from './mapped';
+import { Notes } from '../mapped';
 import { mapUser, replacementName } from './users';
 import { mapTestActivity, mapThemes } from './user-parts';
 

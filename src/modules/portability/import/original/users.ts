@@ -5,16 +5,17 @@ import { isLanguage } from '../../../../common/languages';
 import { sanitizeText } from '../../../users/sanitize';
 import { userNameProblem } from '../../../users/user-name';
 import type { QuoteRatingByUser, UserBundle, UserRow } from '../import-records';
-import { accept, Notes, refuse, type Mapped } from './mapped';
-import { mapPersonalBests, mergeLeaderboardCopy, mode2For, MODES } from './personal-bests';
+import { accept, Notes, refuse, type Mapped } from '../mapped';
+import { MODES } from '../../../results/dto/completed-result.dto';
+import { mapPersonalBests, mergeLeaderboardCopy, mode2For } from './personal-bests';
 import { hourOffset, mapFilterPresets, mapInbox, mapTags, mapTestActivity, mapThemes } from './user-parts';
 import { bool, int, isPlainObject, millis, num, objectIdTime, text } from './values';
 
 /**
- * Fields of the original's user document that have no place here, and why (README "Moving from the original
+ * Fields of the original's user document that have no place here, and why (docs/data.md "Moving from the original
  * platform"). They are counted in the summary, never silently lost.
  */
-export const USER_FIELDS_LEFT_BEHIND: Readonly<Record<string, string>> = {
+const USER_FIELDS_LEFT_BEHIND: Readonly<Record<string, string>> = {
   _id: 'the uid is the key here',
   allTimeLbs: 'derived: ranks come from the rebuilt boards',
   autoBanTimestamps: 'an hour-long anti-cheat window, long expired by the move',
@@ -95,7 +96,7 @@ function profileText(value: unknown, max: number, path: string, notes: Notes): s
   return clean;
 }
 
-function profile(raw: unknown, notes: Notes) {
+export function mapProfile(raw: unknown, notes: Notes) {
   const details = isPlainObject(raw) ? raw : {};
   const social: Record<string, string> = {};
   if (isPlainObject(details.socialProfiles)) {
@@ -114,7 +115,7 @@ function profile(raw: unknown, notes: Notes) {
   };
 }
 
-function badges(raw: unknown, notes: Notes): UserRow['inventory_badges'] {
+export function mapBadges(raw: unknown, notes: Notes): UserRow['inventory_badges'] {
   if (!isPlainObject(raw) || !Array.isArray(raw.badges)) return [];
   const out: UserRow['inventory_badges'] = [];
   raw.badges.forEach((badge, i) => {
@@ -126,7 +127,7 @@ function badges(raw: unknown, notes: Notes): UserRow['inventory_badges'] {
   return out;
 }
 
-function favoriteQuotes(raw: unknown, notes: Notes): Record<string, string[]> {
+export function mapFavoriteQuotes(raw: unknown, notes: Notes): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   if (!isPlainObject(raw)) return out;
   for (const [lang, ids] of Object.entries(raw)) {
@@ -144,7 +145,7 @@ function favoriteQuotes(raw: unknown, notes: Notes): Record<string, string[]> {
  * `lbMemory`: today `{ <mode>: { <mode2>: { <language>: rank } } }`; the original's first versions kept
  * `{ "time15": { global, daily } }` for the English boards, which becomes `{ time: { "15": { english: global } } }`.
  */
-function lbMemory(raw: unknown, notes: Notes): UserRow['lb_memory'] {
+export function mapLbMemory(raw: unknown, notes: Notes): UserRow['lb_memory'] {
   const out: UserRow['lb_memory'] = {};
   if (!isPlainObject(raw)) return out;
   const set = (mode: string, mode2: string, lang: string, rank: unknown) => {
@@ -243,16 +244,16 @@ export function mapUser(doc: Record<string, unknown>): Mapped<UserBundle> {
       : [],
     chat_id: text(doc.discordId) || null,
     chat_avatar: text(doc.discordAvatar) || null,
-    ...profile(doc.profileDetails, notes),
-    inventory_badges: badges(doc.inventory, notes),
-    favorite_quotes: favoriteQuotes(doc.favoriteQuotes, notes),
+    ...mapProfile(doc.profileDetails, notes),
+    inventory_badges: mapBadges(doc.inventory, notes),
+    favorite_quotes: mapFavoriteQuotes(doc.favoriteQuotes, notes),
     premium_start_at: premium ? (millis(premium.startTimestamp) ?? null) : null,
     premium_expires_at: premium
       ? num(premium.expirationTimestamp) === -1
         ? -1
         : (millis(premium.expirationTimestamp) ?? null)
       : null,
-    lb_memory: lbMemory(doc.lbMemory, notes),
+    lb_memory: mapLbMemory(doc.lbMemory, notes),
     can_report: bool(doc.canReport) ?? true,
     can_manage_ape_keys: bool(doc.canManageApeKeys) ?? true,
   };

@@ -105,11 +105,3 @@ export function bool(value: unknown): boolean | undefined {
 export function text(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
-
-/** The document's `_id` as text for messages; '?' when it has none. */
-export function docId(doc: Record<string, unknown>): string {
-  return idText(doc._id) ?? '?';
-}
-
-/** A document made safe for the rejects file (NDJSON): Extended JSON keeps ObjectIds, dates and number types. */
-export type RejectedDocument = Record<string, unknown>;

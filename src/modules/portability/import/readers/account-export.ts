@@ -9,7 +9,9 @@ import {
   type EndData,
   type ExportHeader,
 } from '../../export/export-format';
+import { checkSignature, isSignatureLine, type SignatureCheck } from '../../signing/account-file-signature';
 import type { DocumentStream } from './document-stream';
+import { SignedBytes } from './signed-bytes';
 
 /**
  * Our own account export (export-format.ts), plain NDJSON or gzip-compressed (told apart by gzip's magic bytes, not
@@ -19,6 +21,7 @@ import type { DocumentStream } from './document-stream';
  * `scanAccountExport` reads the whole file once before anything is written: the header names the format and a
  * version this instance reads, and the `end` line is there and counts exactly the records before it. A file cut off
  * by a failed download has no `end` line, so it is refused before a single row lands (an account never arrives half).
+ * The scan also checks the signature line after the `end` line against the bytes before it (SignedBytes).
  * Then each record type is read by its own pass (`readRecords`); the small types sit at the head of the file, so
  * their passes stop after a few lines, and the results' pass is the one that reads it all.
  */
@@ -29,7 +32,7 @@ const GZIP_MAGIC = [0x1f, 0x8b] as const;
 const TYPE_PREFIX = /^\{"type":"([A-Za-z]+)"/;
 const KNOWN = new Map<string, number>(DATA_RECORD_TYPES.map((type, i) => [type, i]));
 
-export async function isGzipped(path: string): Promise<boolean> {
+async function isGzipped(path: string): Promise<boolean> {
   const file = await open(path, 'r');
   try {
     const head = Buffer.alloc(2);
@@ -47,10 +50,12 @@ interface Lines {
   close(): void;
 }
 
-function openLines(path: string, gzip: boolean): Lines {
+function openLines(path: string, gzip: boolean, signed?: SignedBytes): Lines {
   const file = createReadStream(path, { highWaterMark: 1024 * 1024 });
-  const source = gzip ? file.pipe(createGunzip()) : file;
-  if (gzip) file.on('error', (e) => source.destroy(e));
+  const unzipped = gzip ? file.pipe(createGunzip()) : file;
+  if (gzip) file.on('error', (e) => unzipped.destroy(e));
+  const source = signed ? unzipped.pipe(signed) : unzipped;
+  if (signed) unzipped.on('error', (e: Error) => signed.destroy(e));
   const reader = createInterface({ input: source, crlfDelay: Infinity });
   return {
     lines: reader,
@@ -58,6 +63,7 @@ function openLines(path: string, gzip: boolean): Lines {
     close: () => {
       reader.close();
       source.destroy();
+      unzipped.destroy();
       file.destroy();
     },
   };
@@ -95,6 +101,8 @@ export interface ExportScan {
   gzip: boolean;
   /** The file's size. */
   bytes: number;
+  /** What its last line says: signed (and by whom), unsigned, or a signature that does not match the bytes. */
+  signature: SignatureCheck;
 }
 
 function headerOf(line: string | undefined): ExportHeader {
@@ -132,12 +140,15 @@ function namedUsers(type: string, data: unknown, uid: string, into: Set<string>)
 export async function scanAccountExport(path: string): Promise<ExportScan> {
   const gzip = await isGzipped(path);
   const bytes = (await stat(path)).size;
-  const source = openLines(path, gzip);
+  const signed = new SignedBytes();
+  const source = openLines(path, gzip, signed);
   const counts = new Map<string, number>();
   const otherUsers = new Set<string>();
   let header: ExportHeader | undefined;
   let account: unknown;
   let end: EndData | undefined;
+  let signatureLine = false;
+  let lastOrder = -1;
   let n = 0;
   try {
     for await (const line of source.lines) {
@@ -148,6 +159,11 @@ export async function scanAccountExport(path: string): Promise<ExportScan> {
       }
       if (end !== undefined) {
         if (line.trim() === '') continue;
+        // One signature line may follow the end line (docs/account-files.md); it is checked after the scan.
+        if (!signatureLine && isSignatureLine(line)) {
+          signatureLine = true;
+          continue;
+        }
         throw new AccountExportError(`line ${n} follows the end line: the file is damaged`);
       }
       let type = typeOf(line);
@@ -168,6 +184,17 @@ export async function scanAccountExport(path: string): Promise<ExportScan> {
         continue;
       }
       counts.set(type, (counts.get(type) ?? 0) + 1);
+      // Records are grouped by type in the format's order (each type's pass stops after its group): one out of its
+      // group would be missed, so such a file is refused.
+      const order = KNOWN.get(type);
+      if (order !== undefined) {
+        if (order < lastOrder)
+          throw new AccountExportError(
+            `line ${n} (a ${type} record) is out of the format's order, after ${DATA_RECORD_TYPES[lastOrder]} records: ` +
+              'the file is damaged',
+          );
+        lastOrder = order;
+      }
       const data = (value as { data?: unknown } | undefined)?.data;
       if (type === 'account') account ??= data;
       else if (type === 'connection' || type === 'report') namedUsers(type, data, header!.uid, otherUsers);
@@ -193,6 +220,7 @@ export async function scanAccountExport(path: string): Promise<ExportScan> {
   const accountUid = (account as { uid?: unknown } | null)?.uid;
   if (accountUid !== header.uid)
     throw new AccountExportError(`the account record's uid is not the header's (${header.uid})`);
+  const { digest, lastLine } = signed.result();
   return {
     header,
     account,
@@ -201,6 +229,13 @@ export async function scanAccountExport(path: string): Promise<ExportScan> {
     unknownTypes: [...counts.keys()].filter((type) => !KNOWN.has(type)),
     gzip,
     bytes,
+    signature:
+      signatureLine && !isSignatureLine(lastLine)
+        ? {
+            state: 'invalid',
+            reason: 'bytes follow the signature line (the file changed since it was signed)',
+          }
+        : checkSignature(lastLine, digest),
   };
 }
 

@@ -4,7 +4,7 @@ import { BSON } from 'bson';
 const MAX_DOCUMENT_BYTES = 48 * 1024 * 1024;
 
 /** A dump file the reader cannot go on with (a corrupt length prefix, a cut-off last document): fatal. */
-export class DumpFormatError extends Error {}
+class DumpFormatError extends Error {}
 
 /**
  * Splits a stream of concatenated BSON documents (a mongodump `.bson` file) on each document's int32 length prefix.

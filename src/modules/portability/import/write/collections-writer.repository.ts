@@ -13,6 +13,12 @@ export interface TableSpec {
   key: string;
   /** Columns holding uids that must exist here. */
   users: readonly string[];
+  /**
+   * A record about another row that must be the same user's: `column` names the row (by `table`'s `key`), whose
+   * `owner` column must equal the record's `users[0]`. A record about a row that is not there, or another user's, is
+   * refused (a review record naming another user's result must not touch it).
+   */
+  about?: { column: string; table: string; key: string; owner: string };
 }
 
 export const TABLES: Readonly<Record<Exclude<RecordKind, 'users' | 'results'>, TableSpec>> = {
@@ -102,6 +108,7 @@ export const TABLES: Readonly<Record<Exclude<RecordKind, 'users' | 'results'>, T
     ],
     key: 'result_id',
     users: ['uid'],
+    about: { column: 'result_id', table: 'results', key: 'id', owner: 'uid' },
   },
 };
 
@@ -138,15 +145,33 @@ export class CollectionsWriterRepository {
     return existingKeys(this.db, spec.table, spec.key, keys);
   }
 
-  /** Inserts the rows (their users checked by the caller); returns the keys inserted. */
+  /** Of `pairs` (the row a record is about, and the record's user), those whose row is that user's. */
+  async owned(
+    spec: TableSpec,
+    pairs: { row: string; uid: string }[],
+    executor: Executor,
+  ): Promise<Set<string>> {
+    const about = spec.about;
+    if (about === undefined || pairs.length === 0) return new Set();
+    const result = await sql<{ key: string; owner: string }>`
+      SELECT ${sql.ref(about.key)}::text AS key, ${sql.ref(about.owner)}::text AS owner FROM ${sql.table(about.table)}
+      WHERE ${sql.ref(about.key)}::text = ANY(${pairs.map((p) => p.row)}::text[])`.execute(executor);
+    return new Set(result.rows.map((r) => `${r.key}\u0000${r.owner}`));
+  }
+
+  /** Inserts the rows (their users and what they are about checked by the caller); returns the keys inserted. */
   async insert<K extends TableKind>(kind: K, rows: ImportRecords[K][], trx: Executor): Promise<string[]> {
     const spec = TABLES[kind];
-    const where = spec.users.length
-      ? sql.join(
-          spec.users.map((c) => sql`EXISTS (SELECT 1 FROM users u WHERE u.uid = ${sql.ref(`i.${c}`)})`),
-          sql` AND `,
-        )
-      : undefined;
+    const conditions = spec.users.map(
+      (c) => sql`EXISTS (SELECT 1 FROM users u WHERE u.uid = ${sql.ref(`i.${c}`)})`,
+    );
+    const about = spec.about;
+    if (about !== undefined)
+      conditions.push(
+        sql`EXISTS (SELECT 1 FROM ${sql.table(about.table)} a WHERE a.${sql.ref(about.key)} = ${sql.ref(`i.${about.column}`)}
+          AND a.${sql.ref(about.owner)} = ${sql.ref(`i.${spec.users[0]!}`)})`,
+      );
+    const where = conditions.length > 0 ? sql.join(conditions, sql` AND `) : undefined;
     return insertRows(trx, spec.table, spec.columns, rows as object[], spec.key, where);
   }
 }

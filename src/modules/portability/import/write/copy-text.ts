@@ -5,7 +5,7 @@
  */
 const SPECIAL = /[\\\t\n\r]/;
 
-export function copyText(value: string): string {
+function copyText(value: string): string {
   if (!SPECIAL.test(value)) return value;
   return value.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
 }

@@ -1,8 +1,10 @@
 import type { Clock } from '../../../../common/clock';
+import type { ServerConfigurationService } from '../../../../common/server-configuration/server-configuration.service';
 import type { ImportRecords, RecordKind, ResultRow, Sourced, SourceRef, UserBundle } from '../import-records';
 import { type CollectionsWriterRepository, TABLES, type TableKind } from './collections-writer.repository';
 import type { DerivedStateService } from './derived-state.service';
 import { emptyOutcome, type BatchOutcome, type FinishReport, type ImportWriter } from './import-writer';
+import { replayResults } from './result-replay';
 import type { ResultsWriterRepository } from './results-writer.repository';
 import { isRowError } from './rows';
 import type { UsersWriterRepository } from './users-writer.repository';
@@ -15,14 +17,20 @@ function merge(into: BatchOutcome, from: BatchOutcome): BatchOutcome {
   return into;
 }
 
-/** Writes into PostgreSQL: one transaction per batch, idempotent (see ImportWriter). */
+/**
+ * Writes into PostgreSQL: one transaction per batch, idempotent (see ImportWriter). With `deriveFromResults`, results
+ * change their accounts as submissions do (result-replay.ts): counters, streak, XP computed here, personal bests,
+ * activity, holds; without it (the original's dump, a trusted account file) those come from the source.
+ */
 export class DatabaseImportWriter implements ImportWriter {
   constructor(
     private readonly users: UsersWriterRepository,
     private readonly results: ResultsWriterRepository,
     private readonly collections: CollectionsWriterRepository,
     private readonly derived: DerivedStateService,
+    private readonly configuration: ServerConfigurationService,
     private readonly clock: Clock,
+    private readonly deriveFromResults: boolean,
   ) {}
 
   async write<K extends RecordKind>(kind: K, batch: Sourced<ImportRecords[K]>[]): Promise<BatchOutcome> {
@@ -59,7 +67,14 @@ export class DatabaseImportWriter implements ImportWriter {
   }
 
   private async writeResults(batch: Sourced<ResultRow>[]): Promise<BatchOutcome> {
-    const written = await this.results.write(batch.map((b) => b.row));
+    const rows = batch.map((b) => b.row);
+    let written;
+    if (this.deriveFromResults) {
+      const xp = (await this.configuration.get()).users.xp;
+      written = await this.results.writeDeriving(rows, (fresh, stored) =>
+        replayResults(fresh, stored.accounts, stored, xp),
+      );
+    } else written = await this.results.write(rows);
     const byId = new Map(batch.map((b) => [b.row.id, b.source]));
     const rejected = written.missingUser.map((id) => ({
       source: byId.get(id) as SourceRef,
@@ -83,14 +98,31 @@ export class DatabaseImportWriter implements ImportWriter {
         spec.users.map((c) => String((b.row as unknown as Record<string, unknown>)[c])),
       );
       const present = await this.collections.existingUsers(uids, trx);
+      const field = (item: (typeof batch)[number], column: string) =>
+        String((item.row as unknown as Record<string, unknown>)[column]);
+      const about = spec.about;
+      const owned =
+        about === undefined
+          ? new Set<string>()
+          : await this.collections.owned(
+              spec,
+              batch.map((b) => ({ row: field(b, about.column), uid: field(b, spec.users[0]!) })),
+              trx,
+            );
       const outcome = emptyOutcome();
       const writable: typeof batch = [];
       for (const item of batch) {
-        const missing = spec.users
-          .map((c) => String((item.row as unknown as Record<string, unknown>)[c]))
-          .filter((uid) => !present.has(uid));
+        const missing = spec.users.map((c) => field(item, c)).filter((uid) => !present.has(uid));
         if (missing.length > 0)
           outcome.rejected.push({ source: item.source, reason: `user ${missing.join(' and ')} is not here` });
+        else if (
+          about !== undefined &&
+          !owned.has(`${field(item, about.column)}\u0000${field(item, spec.users[0]!)}`)
+        )
+          outcome.rejected.push({
+            source: item.source,
+            reason: `${about.column} ${field(item, about.column)} is not a ${about.table} row of this user here`,
+          });
         else writable.push(item);
       }
       const inserted = await this.collections.insert(

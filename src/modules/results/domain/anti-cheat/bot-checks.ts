@@ -1,11 +1,19 @@
 import type { AntiCheatConfiguration } from '../../../../config/anti-cheat-configuration';
-import { fig, type Finding } from './checked-result';
+import { excessOf, fig, type Finding } from './checked-result';
 import { timingProfile, type TimingProfile } from './timing-profile';
 
 /** Fewer timings than this say too little about who pressed the keys. */
 export const MIN_TIMINGS = 20;
 
-const bot = (check: string, figures: Finding['figures']): Finding => ({ check, status: 465, figures });
+/** `excess`: how far past its bound a figure lies, as a ratio (a floor divided by the figure, a figure by its ceiling). */
+const bot = (check: string, excess: number, figures: Finding['figures']): Finding => ({
+  check,
+  status: 465,
+  figures,
+  excess,
+});
+
+const below = (value: number, floor: number) => (value > 0 ? floor / value : Infinity);
 
 type Arrays = { keySpacing: TimingProfile; keyDuration: TimingProfile };
 
@@ -17,9 +25,20 @@ function variation(profiles: Arrays, config: AntiCheatConfiguration['bot']['vari
     const p = profiles[array];
     if (p.count < MIN_TIMINGS) continue;
     // A zero is a key whose release the client never saw; most of them is no timing at all.
-    if (p.zeros * 2 > p.count) return bot('variation', { array, zeros: p.zeros, count: p.count });
+    if (p.zeros * 2 > p.count) {
+      return bot('variation', below(p.count - p.zeros, p.count / 2), {
+        array,
+        zeros: p.zeros,
+        count: p.count,
+      });
+    }
     if (p.cv < floors[array]) {
-      return bot('variation', { array, cv: fig(p.cv), minCv: floors[array], mean: fig(p.mean) });
+      return bot('variation', below(p.cv, floors[array]), {
+        array,
+        cv: fig(p.cv),
+        minCv: floors[array],
+        mean: fig(p.mean),
+      });
     }
   }
   return null;
@@ -34,7 +53,12 @@ function distinct(profiles: Arrays, config: AntiCheatConfiguration['bot']['disti
     if (timings < MIN_TIMINGS) continue;
     const required = Math.min(config.minDistinct, Math.ceil((timings * config.minDistinctPercent) / 100));
     if (p.distinct < required) {
-      return bot('distinct', { array, distinct: p.distinct, required, count: timings });
+      return bot('distinct', below(p.distinct, required), {
+        array,
+        distinct: p.distinct,
+        required,
+        count: timings,
+      });
     }
   }
   return null;
@@ -46,8 +70,10 @@ function periodicity(profiles: Arrays, config: AntiCheatConfiguration['bot']['pe
   for (const array of ['keySpacing', 'keyDuration'] as const) {
     const p = profiles[array];
     if (p.count < MIN_TIMINGS) continue;
-    if (p.repeatedShare * 100 > config.maxRepeatedPercent || p.autocorrelation > config.maxAutocorrelation) {
-      return bot('periodicity', {
+    const repeated = excessOf(p.repeatedShare * 100, config.maxRepeatedPercent);
+    const autocorrelation = excessOf(p.autocorrelation, config.maxAutocorrelation);
+    if (repeated > 1 || autocorrelation > 1) {
+      return bot('periodicity', Math.max(repeated, autocorrelation), {
         array,
         repeatedPercent: fig(p.repeatedShare * 100),
         autocorrelation: fig(p.autocorrelation),

@@ -8,7 +8,7 @@ import {
 } from '../../../../../generators/human-typing';
 import type { AntiCheatConfiguration } from '../../../../config/anti-cheat-configuration';
 import type { CheckedResult } from './checked-result';
-import { isComposedInput, judgeConsistency } from './judge';
+import { isComposedInput, judgeConsistency } from './consistency';
 import { kogasa, roundTo2 } from './result-figures';
 
 const typist: Typist = { intervalCv: 0.45, holdMeanMs: 100, holdCv: 0.3, hesitation: 0 };
@@ -42,7 +42,7 @@ function configWith(change: (c: AntiCheatConfiguration) => void): AntiCheatConfi
 
 const defaults = defaultServerConfiguration().results.antiCheat;
 const verdict = (body: Body, config = defaults) => {
-  const finding = judgeConsistency(body, config);
+  const finding = judgeConsistency(body, config)[0];
   return finding ? `${finding.status} ${finding.check}` : 'pass';
 };
 
@@ -128,6 +128,23 @@ describe('consistency checks: what genuine clients send that looks odd', () => {
       const fitting = { ...fewer, rawWpm: roundTo2(((fewer.charTotal as number) * 12) / 60) };
       expect(verdict({ ...fitting, language: 'korean' })).toBe('pass');
       expect(verdict(fitting)).toBe('463 keyCount');
+    });
+
+    it('counts characters otherwise: a Korean syllable left wrong is up to three incorrect jamo for one insert', () => {
+      const body = typed('time', '60', 60);
+      const [correct, incorrect, extra, missed] = body.charStats as number[];
+      // Wrong jamo left where the client saw a few wrong inserts: acc stays what those inserts make.
+      const charTotal = (body.charTotal as number) + 30;
+      const korean = {
+        ...body,
+        language: 'korean',
+        charStats: [correct!, incorrect! + 30, extra!, missed!],
+        charTotal,
+        rawWpm: roundTo2((charTotal * 12) / body.testDuration),
+        acc: 99.5,
+      };
+      expect(verdict(korean)).toBe('pass');
+      expect(verdict({ ...korean, language: 'english' })).toBe('463 accuracy');
     });
 
     it('a malformed pattern in the configuration matches nothing', () => {

@@ -3,7 +3,7 @@ import { genuineBodies } from '../../../../../test/support/genuine-results';
 import { planFor, Random, typeTest, type Typist } from '../../../../../generators/human-typing';
 import type { CheckedResult } from './checked-result';
 import { findBotTiming } from './bot-checks';
-import { judgeConsistency } from './judge';
+import { judgeConsistency } from './consistency';
 import { kogasa } from './result-figures';
 
 const config = defaultServerConfiguration().results.antiCheat;
@@ -27,7 +27,7 @@ function typed(wpm = 140, seed = 1, acc = 97): Body {
 /** The answer to a forged result: its first finding (status and check), or 'pass'. */
 function answer(result: Body): string {
   const finding =
-    judgeConsistency(result, config) ??
+    judgeConsistency(result, config)[0] ??
     findBotTiming(result.keySpacing as number[], result.keyDuration as number[], config.bot);
   return finding ? `${finding.status} ${finding.check}` : 'pass';
 }
@@ -250,7 +250,7 @@ describe('forged results', () => {
     it('no key timings, no charStats: nothing to contradict, so no refusal (the hold is review-ceiling.ts)', () => {
       // The bot checks run only on timing arrays (and the gate answers 464 without them: result-checks.ts).
       const { keySpacing: _s, ...noKeys } = typed();
-      expect(judgeConsistency(noKeys as Body, config)).toBeNull();
+      expect(judgeConsistency(noKeys as Body, config)).toEqual([]);
       const { charStats: _c, ...noChars } = typed();
       expect(answer(noChars as Body)).toBe('pass');
     });
@@ -262,7 +262,7 @@ describe('forged results', () => {
 
     it('what is left still has to agree: a forged wpm without key timings is refused by the characters', () => {
       const { keySpacing: _s, keyDuration: _d, ...rest } = typed();
-      expect(judgeConsistency({ ...(rest as Body), wpm: (rest as Body).wpm * 2 }, config)).toMatchObject({
+      expect(judgeConsistency({ ...(rest as Body), wpm: (rest as Body).wpm * 2 }, config)[0]).toMatchObject({
         status: 463,
         check: 'speed',
       });

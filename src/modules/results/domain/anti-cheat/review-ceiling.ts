@@ -1,10 +1,10 @@
 import type { AntiCheatConfiguration } from '../../../../config/anti-cheat-configuration';
-import type { CheckedResult } from './checked-result';
+import type { CheckedResult, Figures } from './checked-result';
 
 /** Why a saved result waits for a moderator before it reaches any board. */
 export interface HoldReason {
   check: string;
-  figures: Record<string, number | string>;
+  figures: Figures;
 }
 
 /** The client's measurements the consistency checks judge a result by, in the order they are named. */

@@ -1,6 +1,6 @@
 import type { AntiCheatConfiguration } from '../../../../config/anti-cheat-configuration';
 import type { CheckedResult, Finding } from './checked-result';
-import { findInconsistency } from './consistency-checks';
+import { findInconsistencies } from './consistency-checks';
 import { resultFigures } from './result-figures';
 
 // The configuration document is cached and replaced whole on change, so its pattern list is a stable cache key.
@@ -27,13 +27,10 @@ export function isComposedInput(language: string, config: AntiCheatConfiguration
   return patterns(config.composedInputLanguages).some((pattern) => pattern.test(language));
 }
 
-/** The consistency checks of a result under the configuration: the first contradiction, or null. */
-export function judgeConsistency(
-  result: Readonly<CheckedResult>,
-  config: AntiCheatConfiguration,
-): Finding | null {
-  if (!config.enabled) return null;
-  return findInconsistency({
+/** The consistency checks of a result under the configuration: every contradiction found, in the checks' order. */
+export function judgeConsistency(result: Readonly<CheckedResult>, config: AntiCheatConfiguration): Finding[] {
+  if (!config.enabled) return [];
+  return findInconsistencies({
     result,
     figures: resultFigures(result),
     config,

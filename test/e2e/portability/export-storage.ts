@@ -1,9 +1,10 @@
-import type { DataRecordType } from './export-format';
+import type { DataRecordType } from '../../../src/modules/portability/export/export-format';
 
 /**
- * Where each record type of the export format (export-format.ts) is stored: the mapping an importer follows to write
- * records back, and the checklist of the erasure test (every table holding a user's rows is a source here or
- * derived from one).
+ * Where each record type of the export format (src/modules/portability/export/export-format.ts) is stored: the
+ * checklist the export test holds every stored column against (each goes to a field, or is omitted with its reason),
+ * and the erasure test's list of the tables holding a user's rows (each is a source here or derived from one). The
+ * export and the importers map each record by hand; these tests keep the hand-written mappings complete.
  */
 
 /**
@@ -32,7 +33,7 @@ const PB_COLUMNS = {
 };
 const HEADER_UID = 'header.uid';
 
-/** Every data record type, with its storage: the checklist of the erasure test and of importers. */
+/** Every data record type, with its storage: the checklist of the export and erasure tests. */
 export const RECORD_TYPES: Record<DataRecordType, RecordTypeInfo> = {
   account: {
     cardinality: 'one',
@@ -233,6 +234,21 @@ export const RECORD_TYPES: Record<DataRecordType, RecordTypeInfo> = {
         held_at: 'heldAt',
         decided_at: 'decidedAt',
         decision_reason: 'decisionReason',
+      },
+    },
+  },
+  refusedResult: {
+    cardinality: 'many',
+    columns: {
+      refused_results: {
+        id: 'id',
+        uid: HEADER_UID,
+        refused_at: 'refusedAt',
+        status: 'status',
+        check_name: 'check',
+        figures: 'figures',
+        body: 'body',
+        client_version: 'clientVersion',
       },
     },
   },

@@ -1,6 +1,9 @@
-import type { Adjustment } from '../import-records';
+import type { Adjustment } from './import-records';
 
-/** What mapping one source document gives: its records (with what was changed or left out), or why it cannot be. */
+/**
+ * What mapping one source document gives, for every reader (the original's dump, our account export): its records
+ * (with what was changed or left out), or why it cannot be.
+ */
 export type Mapped<T> = { ok: true; value: T; adjustments: Adjustment[] } | { ok: false; reason: string };
 
 export const refuse = (reason: string): { ok: false; reason: string } => ({ ok: false, reason });
