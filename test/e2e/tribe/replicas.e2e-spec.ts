@@ -75,6 +75,31 @@ describe('Tribe across replicas', () => {
     ).toEqual(['leader', 'member', 'third']);
   });
 
+  it('bans a member held by the other replica: it is told, leaves the room’s channel there, and cannot come back', async () => {
+    const { id, leader, member } = await roomAcross(a, b);
+    const left = next(member, 'room_left');
+    const told = next<{ message: string }>(member, 'system_notification');
+    const gone = next<{ userId: string }>(leader, 'room_player_left');
+    leader.emit('room_ban_user', { userId: member.id });
+    await left;
+    expect((await told).message).toBe('You have been banned from this room');
+    expect(await gone).toEqual({ userId: member.id });
+    // Its replica no longer routes its events to the room, nor the room's to it.
+    const heard = record(member, 'room_chat_message');
+    expect(await ask(member, 'room_chat_message', { message: 'still here?' })).toEqual({
+      status: 'error',
+      message: 'You are not in a room',
+    });
+    leader.emit('room_chat_message', { message: 'bye' });
+    await next(leader, 'room_chat_message');
+    await sleep(200);
+    expect(heard).toEqual([]);
+    expect(await ask(member, 'room_join', { roomId: id })).toEqual({
+      status: 'error',
+      message: 'You are banned from this room',
+    });
+  });
+
   it('runs each timer once though both replicas look for due timers, and relays progress across', async () => {
     const { leader, member } = await roomAcross(a, b);
     member.emit('room_ready_update');
