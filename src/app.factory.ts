@@ -299,6 +299,8 @@ function serveOriginalDocsPaths(fastify: FastifyInstance, document: object): voi
 export interface CreateAppOptions extends AppModuleOptions {
   /** Keep Nest's own start-up logs (off in tests). */
   bufferLogs?: boolean;
+  /** More Fastify hooks, added before the routes are ready (tests audit the compiled serialisers this way). */
+  configureFastify?: (fastify: FastifyInstance) => void;
 }
 
 /** Builds the whole application (not yet listening). Production, dev, tests and the benchmark all start here. */
@@ -340,6 +342,7 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     configureDevSlowdown(app, env);
     await configureDocs(app, env);
     await configureMetrics(app, env);
+    options.configureFastify?.(app.getHttpAdapter().getInstance());
     // The Tribe socket server shares the API's HTTP server; the gateways attach to it during init.
     const tribe = configureTribe(app, env);
     await app.init();

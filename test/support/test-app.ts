@@ -1,3 +1,4 @@
+import { installSerialisationAudit } from './serialisation-audit';
 import { Module, type OnApplicationShutdown, type Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { DestinationStream } from 'pino';
@@ -108,6 +109,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     clock,
     extraModules: [...(options.extraModules ?? []), watcher.module],
     logDestination: options.logDestination,
+    configureFastify: installSerialisationAudit,
   });
   const closed = openedByTest('test app (createTestApp)', () => app.close());
   watcher.onClose = closed;

@@ -14,6 +14,9 @@ export interface EntryIdentity {
   chatId?: string;
   chatAvatar?: string;
   isPremium?: boolean;
+  /** On a friends board (FriendsRanked): the place on the whole board, and among the friends (= `rank`). */
+  globalRank?: Int;
+  friendsRank?: Int;
 }
 
 /** All-time and daily entries. */

@@ -1,3 +1,4 @@
+import { CompiledResponse } from '../../common/http/compiled-response.decorator';
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import {
@@ -42,6 +43,7 @@ export class LeaderboardsController {
   @Public()
   @RateLimit('leaderboardsGet')
   @ApiFailure(503, FRIENDS_UNAVAILABLE)
+  @CompiledResponse()
   async allTimePage(@Auth() auth: AuthContext, @Query() query: LeaderboardPageQuery) {
     return ok('Leaderboard retrieved', await this.allTime.page(auth, query));
   }
@@ -61,6 +63,7 @@ export class LeaderboardsController {
   @RequireConfiguration('dailyLeaderboards.enabled', DAILY_DISABLED)
   @ApiFailure(404, NO_DAILY_BOARD)
   @ApiFailure(503, BOARDS_UNAVAILABLE, FRIENDS_UNAVAILABLE)
+  @CompiledResponse()
   async dailyPage(@Auth() auth: AuthContext, @Query() query: DailyPageQuery) {
     return ok('Daily leaderboard retrieved', await this.daily.page(auth, query));
   }
@@ -80,6 +83,7 @@ export class LeaderboardsController {
   @RateLimit('leaderboardsGet')
   @RequireConfiguration('leaderboards.weeklyXp.enabled', WEEKLY_DISABLED)
   @ApiFailure(503, BOARDS_UNAVAILABLE, FRIENDS_UNAVAILABLE)
+  @CompiledResponse()
   async weeklyPage(@Auth() auth: AuthContext, @Query() query: WeeklyPageQuery) {
     return ok('Weekly xp leaderboard retrieved', await this.weekly.page(auth, query));
   }

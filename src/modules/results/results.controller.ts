@@ -1,3 +1,4 @@
+import { CompiledResponse } from '../../common/http/compiled-response.decorator';
 import {
   Body,
   Controller,
@@ -87,6 +88,7 @@ export class ResultsController {
   @ApiFailure(466, RESULT_MESSAGES.duplicate)
   // A broken XP configuration (e.g. a negative multiplier) fails the submission rather than corrupt totals.
   @ApiFailure(500, XP_MESSAGES.nan, XP_MESSAGES.negative)
+  @CompiledResponse()
   async submit(
     @Auth() auth: AuthContext,
     // An object type is emitted as `Object` in the parameter metadata, so the global pipe passes the body on to

@@ -1,3 +1,4 @@
+import { CompiledResponse } from '../../common/http/compiled-response.decorator';
 import { Controller, Get, Headers, Inject, NotFoundException, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
@@ -33,6 +34,7 @@ export class StatusController {
   @Get()
   @Public()
   @RateLimit('status')
+  @CompiledResponse()
   getStatus() {
     return ok('ok', { uptime: Date.now() - STARTED_AT, version: this.version });
   }
