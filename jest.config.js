@@ -62,6 +62,8 @@ module.exports = {
         '<rootDir>/test/e2e/ape-keys/**/*.e2e-spec.ts',
         '<rootDir>/test/e2e/foundation/rate-limit.e2e-spec.ts',
         '<rootDir>/test/e2e/security/revocation-replicas.e2e-spec.ts',
+        // Tribe's rooms, timers and sharded pub/sub across two replicas.
+        '<rootDir>/test/e2e/tribe/replicas.e2e-spec.ts',
       ],
       globals: { __REDIS_CLUSTER__: true },
       globalSetup: '<rootDir>/test/global-setup-cluster.ts',

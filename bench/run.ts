@@ -24,6 +24,7 @@ import { snapshotScenario } from './scenarios/snapshot';
 import { sequentialScenario } from './scenarios/sequential';
 import { submitScenario } from './scenarios/submit';
 import { exportScenario } from './scenarios/export';
+import { tribeScenario } from './scenarios/tribe';
 import { createDatabase } from '../src/infra/database/database';
 import { migrateToLatest } from '../src/infra/database/migrator';
 
@@ -36,8 +37,10 @@ const USAGE = `usage: npm run bench -- [options]
   --duration S          seconds per read scenario (default 10)
   --submit-requests N   POST /results per server in scenario 1, one per user (default 20000)
   --rounds N            scenario 1 alternates ours and the baseline in N rounds, best round counts (default 3)
-  --only LIST           scenarios to run, e.g. 1,5 (default all: 1,2,3,4,5,6,7,8,9,10,11); --only 9, 10 or 9,10 needs no
-                        dataset and no baseline (9 imports into a database of its own, 10 seeds its own account)
+  --only LIST           scenarios to run, e.g. 1,5 (default all: 1,2,3,4,5,6,7,8,9,10,11,12); --only 9, 10, 12 or any
+                        of them together needs no dataset and no baseline (9 imports into a database of its own, 10
+                        seeds its own account, 12 races on an empty one)
+  --tribe-rooms N       rooms of 8 racing players in scenario 12 (default 50)
   --import-users N, --import-results-per-user N
                         size of scenario 9's dump of the original platform (default 100000 x 10)
   --export-results N    results of scenario 10's account (default 100000)
@@ -60,6 +63,8 @@ const SERVER_CONFIGURATION = {
     },
     premium: { enabled: true },
   },
+  // Scenario 12 races through Tribe.
+  tribe: { mode: 'enabled' },
 };
 
 function positive(raw: string | undefined, fallback: number, name: string): number {
@@ -84,13 +89,14 @@ function parseRunArgs(argv: string[]) {
       'board-users': { type: 'string' },
       'open-rate': { type: 'string' },
       'export-results': { type: 'string' },
+      'tribe-rooms': { type: 'string' },
       'import-users': { type: 'string' },
       'import-results-per-user': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
   });
-  const only = new Set((values.only ?? '1,2,3,4,5,6,7,8,9,10,11').split(',').map((s) => s.trim()));
+  const only = new Set((values.only ?? '1,2,3,4,5,6,7,8,9,10,11,12').split(',').map((s) => s.trim()));
   return {
     help: values.help ?? false,
     connections: Math.round(positive(values.connections, 64, 'connections')),
@@ -101,6 +107,7 @@ function parseRunArgs(argv: string[]) {
     profile: values.profile ?? false,
     openRate: values['open-rate'] === undefined ? undefined : positive(values['open-rate'], 0, 'open-rate'),
     exportResults: Math.round(positive(values['export-results'], 100_000, 'export-results')),
+    tribeRooms: Math.round(positive(values['tribe-rooms'], 50, 'tribe-rooms')),
     importSize: {
       users: Math.round(positive(values['import-users'], 100_000, 'import-users')),
       resultsPerUser: Math.round(positive(values['import-results-per-user'], 10, 'import-results-per-user')),
@@ -181,6 +188,9 @@ function serverEnv(options: {
     RATE_LIMIT_OVERRIDES: JSON.stringify(unlimited),
     // The scheduled rebuild would land in the middle of a scenario; scenario 6 runs it on purpose instead.
     JOBS_ENABLED: 'false',
+    // Scenario 12's players each come from an address of their own (X-Forwarded-For): one address may only hold so
+    // many Tribe connections. Nothing else sends the header.
+    TRUST_PROXY: 'true',
   };
 }
 
@@ -268,7 +278,8 @@ async function main(): Promise<void> {
     }
     const size = await datasetSize(stack.databaseUrl, args.size);
     // Scenario 10 seeds its own account: run alone, it needs neither the dataset nor the baseline.
-    const needsDataset = [...args.only].some((id) => id !== '10' && id !== '9');
+    // Scenario 12 races on an empty database: run alone (or with 9 and 10), it needs neither dataset nor baseline.
+    const needsDataset = [...args.only].some((id) => !['9', '10', '12'].includes(id));
     if (needsDataset) {
       log(`dataset: ${size.users} users x ${size.resultsPerUser} results, ${size.boardUsers} board users`);
       const seeded = await seed({ ...size, databaseUrl: stack.databaseUrl, reset: false, jobs: 2, log });
@@ -298,9 +309,11 @@ async function main(): Promise<void> {
       jwksUrl: issuer.url,
       configFile,
     });
+    const oursScript = resolve(__dirname, '../src/main.js');
+    const oursNodeArgs = [...startNodeFlags(), '-r', resolve(__dirname, 'lib/profiler-hook.js')];
     const ours = await startServerProcess({
       name: 'our server',
-      script: resolve(__dirname, '../src/main.js'),
+      script: oursScript,
       url: `http://127.0.0.1:${oursPort}`,
       readyPath: '/',
       env: {
@@ -312,7 +325,7 @@ async function main(): Promise<void> {
       },
       logFile: join(dataDir, 'logs', 'server.log'),
       // Node's flags as `npm start` passes them; the hook is inert until asked (CPU profile, memory breakdown).
-      nodeArgs: [...startNodeFlags(), '-r', resolve(__dirname, 'lib/profiler-hook.js')],
+      nodeArgs: oursNodeArgs,
     });
     servers.push(ours);
     const baseline = needsDataset ? await startBaseline(dataDir, stack) : withoutBaseline();
@@ -374,6 +387,15 @@ async function main(): Promise<void> {
     // After 1, 2 and 4: it runs at half the maxima they measured.
     await run('8', () => openLoopScenario(context, rows, args.openRate));
     await run('11', () => sequentialScenario(context));
+    await run('12', () =>
+      tribeScenario(context, {
+        rooms: args.tribeRooms,
+        serverEnv: env,
+        script: oursScript,
+        nodeArgs: oursNodeArgs,
+        logDir: join(dataDir, 'logs'),
+      }),
+    );
     await run('10', () =>
       exportScenario(context, args.exportResults, {
         DATABASE_URL: stack.databaseUrl,
@@ -390,7 +412,7 @@ async function main(): Promise<void> {
         `before, ${loadAfter[0]?.toFixed(2)} after (1 min). ` +
         (needsDataset
           ? `Dataset: ${size.users} users x ${size.resultsPerUser} results, ${size.boardUsers} board users. `
-          : 'No dataset (scenario 10 seeds its own account). ') +
+          : 'No dataset (scenario 10 seeds its own account, 12 races on an empty database). ') +
         `${args.connections} connections; reads ${args.duration} s each; ` +
         `scenario 1: ${args.submitRequests} submissions per server.`,
       '',

@@ -19,6 +19,7 @@ import { installRequestLogging } from './infra/logging/request-log';
 import { requestIdOf } from './infra/logging/request-id';
 import { startMetricsServer } from './modules/status/metrics-server';
 import { MetricsService } from './modules/status/metrics.service';
+import { configureTribe } from './modules/tribe/tribe-io.adapter';
 
 /** The API contract version clients compare against (the original platform's value, so its clients keep working). */
 export const COMPATIBILITY_CHECK = 5;
@@ -342,7 +343,10 @@ export async function createApp(options: CreateAppOptions): Promise<NestFastifyA
     await configureDocs(app, env);
     await configureMetrics(app, env);
     options.configureFastify?.(app.getHttpAdapter().getInstance());
+    // The Tribe socket server shares the API's HTTP server; the gateways attach to it during init.
+    const tribe = configureTribe(app, env);
     await app.init();
+    await tribe.listenOwnPort();
     await app.getHttpAdapter().getInstance().ready();
     return app;
   } catch (e) {

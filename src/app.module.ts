@@ -28,6 +28,7 @@ import { PublicStatsModule } from './modules/public-stats/public-stats.module';
 import { QuotesModule } from './modules/quotes/quotes.module';
 import { ResultsModule } from './modules/results/results.module';
 import { StatusModule } from './modules/status/status.module';
+import { TribeModule } from './modules/tribe/tribe.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { UsersModule } from './modules/users/users.module';
 
@@ -49,6 +50,7 @@ export const FEATURE_MODULES: Type[] = [
   PsasModule,
   PublicStatsModule,
   PortabilityModule,
+  TribeModule,
 ];
 
 export interface AppModuleOptions {

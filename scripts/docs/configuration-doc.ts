@@ -186,6 +186,7 @@ function typeOf(node: Leaf | ObjectNode): string {
     case 'number':
       return (node.integer ? 'integer' : 'number') + bounds(node.min, node.max);
     case 'string':
+      if (node.options !== undefined) return `one of ${node.options.map((o) => code(o)).join(', ')}`;
       return node.maxLength !== undefined ? `text, ≤ ${node.maxLength} characters` : 'text';
     case 'array':
       return `list${node.maxItems !== undefined ? ` (≤ ${node.maxItems})` : ''} of ${typeOf(node.item)}`;

@@ -5,6 +5,7 @@ const schema = s.obj({
   count: s.int(5, 1, 10),
   ratio: s.num(0.5, 0),
   label: s.str('x', 3),
+  mode: s.oneOf(['off', 'on'], 'off'),
   rules: s.arr(s.obj({ name: s.str('') }), [{ name: 'a' }]),
   nested: s.obj({ deep: s.bool(false) }),
 });
@@ -18,6 +19,7 @@ describe('configuration schema', () => {
       count: 5,
       ratio: 0.5,
       label: 'x',
+      mode: 'off',
       rules: [{ name: 'a' }],
       nested: { deep: false },
     });
@@ -33,6 +35,8 @@ describe('configuration schema', () => {
     [{ ratio: Number.NaN }, '"ratio" Expected number, received number'],
     [{ ratio: -1 }, '"ratio" Number must be greater than or equal to 0'],
     [{ label: 'long' }, '"label" String must contain at most 3 character(s)'],
+    [{ mode: 'maybe' }, `"mode" Invalid enum value. Expected 'off' | 'on', received 'maybe'`],
+    [{ mode: 1 }, '"mode" Expected string, received number'],
     [{ rules: {} }, '"rules" Expected array, received object'],
     [{ rules: [{}] }, '"rules.0.name" Required'],
     [{ rules: [{ name: 'b', extra: 1 }] }, '"rules.0" Unrecognized key(s) in object: \'extra\''],

@@ -5,7 +5,7 @@
 export type Leaf =
   | { kind: 'boolean'; default: boolean }
   | { kind: 'number'; default: number; integer?: boolean; min?: number; max?: number }
-  | { kind: 'string'; default: string; maxLength?: number }
+  | { kind: 'string'; default: string; maxLength?: number; options?: readonly string[] }
   | { kind: 'array'; default: unknown[]; item: Leaf | ObjectNode; maxItems?: number };
 export interface ObjectNode {
   kind: 'object';
@@ -24,6 +24,8 @@ export const s = {
   }),
   num: (def: number, min?: number, max?: number): Leaf => ({ kind: 'number', default: def, min, max }),
   str: (def: string, maxLength?: number): Leaf => ({ kind: 'string', default: def, maxLength }),
+  /** One of a few fixed strings (a select in the configuration editor). */
+  oneOf: (options: readonly string[], def: string): Leaf => ({ kind: 'string', default: def, options }),
   arr: (item: Leaf | ObjectNode, def: unknown[] = [], maxItems?: number): Leaf => ({
     kind: 'array',
     default: def,
@@ -89,6 +91,10 @@ export function validateAgainst(node: Node, value: unknown, path: string, partia
         errors.push(`${quoted(path)}Expected string, received ${typeName(value)}`);
       else if (node.maxLength !== undefined && value.length > node.maxLength)
         errors.push(`${quoted(path)}String must contain at most ${node.maxLength} character(s)`);
+      else if (node.options !== undefined && !node.options.includes(value))
+        errors.push(
+          `${quoted(path)}Invalid enum value. Expected ${node.options.map((o) => `'${o}'`).join(' | ')}, received '${value}'`,
+        );
       break;
     case 'number':
       if (typeof value !== 'number' || !Number.isFinite(value)) {

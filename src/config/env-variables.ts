@@ -191,6 +191,13 @@ export const ENV_VARIABLES = {
       'bearer token (16 characters or more) that `GET /metrics` requires, compared in constant time',
   },
   DOCS_ENABLED: { default: true, description: 'Swagger UI and the OpenAPI document at `/docs`' },
+  TRIBE_PORT: {
+    otherwise: 'none',
+    min: 1,
+    description:
+      'a port of its own (on `HOST`) for the Tribe socket server, which is always on the API port too (path ' +
+      '`/socket.io`); not `PORT` or `METRICS_PORT` (docs/tribe.md)',
+  },
   EXPORT_SIGNING_KEY: {
     otherwise: 'a key made on first use and kept in the database',
     description:

@@ -121,6 +121,24 @@ describe('loadEnv', () => {
     );
   });
 
+  it('reads TRIBE_PORT: a port of its own for the Tribe socket server, none by default', () => {
+    expect(loadEnv(production).tribe).toEqual({ port: undefined });
+    expect(loadEnv({ ...production, TRIBE_PORT: '3005' }).tribe.port).toBe(3005);
+    for (const bad of ['0', '65536', '3005.5', 'abc', '-1'])
+      expect(() => loadEnv({ ...production, TRIBE_PORT: bad })).toThrow(
+        `TRIBE_PORT must be an integer from 1 to 65535 (got "${bad}")`,
+      );
+    expect(() => loadEnv({ ...production, PORT: '3005', TRIBE_PORT: '3005' })).toThrow(
+      'TRIBE_PORT must differ from PORT (both are 3005)',
+    );
+    expect(() => loadEnv({ ...production, METRICS_PORT: '9464', TRIBE_PORT: '9464' })).toThrow(
+      'TRIBE_PORT must differ from METRICS_PORT (both are 9464)',
+    );
+    // Room timings are a test and benchmark seam, never read from the environment.
+    expect(loadEnv({ ...production, TRIBE_TIMINGS: '{"initMs":1}' }).tribe.timings).toBeUndefined();
+    expect(loadEnv(production, { tribe: { timings: { initMs: 1 } } }).tribe.timings).toEqual({ initMs: 1 });
+  });
+
   it('refuses a short metrics token and malformed CORS origins', () => {
     expect(() => loadEnv({ ...production, METRICS_TOKEN: 'short' })).toThrow(
       /METRICS_TOKEN must be at least 16/,

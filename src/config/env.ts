@@ -72,6 +72,12 @@ export interface AppEnv extends RedisSecurity {
    * public key (default: an id made on first use). docs/account-files.md.
    */
   accountFiles: { signingKey?: string; instanceId?: string };
+  /**
+   * Tribe (multiplayer): the socket server is always on the API port (`/socket.io`); `port` adds a listener of its own
+   * (`TRIBE_PORT`, on `host`), for a client built to expect a separate address. `timings` shortens the room timers in
+   * tests and the benchmark (never read from the environment).
+   */
+  tribe: { port?: number; timings?: Record<string, number> };
 }
 
 export interface RedisNode {
@@ -163,6 +169,18 @@ function metricsToken(src: Source): string | undefined {
   return token;
 }
 
+/** `TRIBE_PORT`: a port of its own for the Tribe socket server, different from the API's and the metrics'. */
+function tribePort(src: Source, port: number, metricsPort: number | undefined): number | undefined {
+  const raw = str(src, 'TRIBE_PORT');
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 65535)
+    throw new EnvError(`TRIBE_PORT must be an integer from 1 to 65535 (got "${raw}")`);
+  if (n === port) throw new EnvError(`TRIBE_PORT must differ from PORT (both are ${n})`);
+  if (n === metricsPort) throw new EnvError(`TRIBE_PORT must differ from METRICS_PORT (both are ${n})`);
+  return n;
+}
+
 function rateLimitOverrides(src: Source): AppEnv['rateLimit']['overrides'] {
   const raw = str(src, 'RATE_LIMIT_OVERRIDES');
   if (raw === undefined) return {};
@@ -240,9 +258,13 @@ export function loadEnv(src: Source = process.env, defaults: Partial<AppEnv> = {
 
   const cors = corsOrigins(src);
   const host = str(src, 'HOST') ?? defaults.host ?? V.HOST.default;
+  const port = int(src, 'PORT', defaults.port ?? V.PORT.default, V.PORT.min);
+  const metricsPort = src.METRICS_PORT
+    ? int(src, 'METRICS_PORT', 0, V.METRICS_PORT.min)
+    : defaults.metrics?.port;
   return {
     mode,
-    port: int(src, 'PORT', defaults.port ?? V.PORT.default, V.PORT.min),
+    port,
     host,
     databaseUrl: databaseUrl as string,
     databasePoolMax: int(
@@ -337,7 +359,7 @@ export function loadEnv(src: Source = process.env, defaults: Partial<AppEnv> = {
     },
     jobsEnabled: bool(src, 'JOBS_ENABLED', defaults.jobsEnabled ?? V.JOBS_ENABLED.default),
     metrics: {
-      port: src.METRICS_PORT ? int(src, 'METRICS_PORT', 0, V.METRICS_PORT.min) : defaults.metrics?.port,
+      port: metricsPort,
       host: str(src, 'METRICS_HOST') ?? defaults.metrics?.host ?? host,
       token: metricsToken(src) ?? defaults.metrics?.token,
     },
@@ -345,6 +367,10 @@ export function loadEnv(src: Source = process.env, defaults: Partial<AppEnv> = {
     accountFiles: {
       signingKey: src.EXPORT_SIGNING_KEY?.trim() || defaults.accountFiles?.signingKey,
       instanceId: instanceId(src) ?? defaults.accountFiles?.instanceId,
+    },
+    tribe: {
+      port: tribePort(src, port, metricsPort) ?? defaults.tribe?.port,
+      ...(defaults.tribe?.timings ? { timings: defaults.tribe.timings } : {}),
     },
   };
 }

@@ -10,6 +10,9 @@ const rewardBracket = s.obj({
   maxReward: s.int(0, 0),
 });
 
+export const TRIBE_MODES = ['disabled', 'enabled', 'enabled_stealth'] as const;
+export type TribeMode = (typeof TRIBE_MODES)[number];
+
 /**
  * The server configuration document (docs/decisions/0013-server-configuration.md): the original platform's key
  * layout, our defaults. Features the spec implies are on are on; XP and premium are off until an operator turns them
@@ -154,6 +157,9 @@ export const SERVER_CONFIGURATION_SCHEMA = s.obj({
   }),
   // Friend requests and friendships; maxPerUser: connections a user may have that are not rejected.
   connections: s.obj({ enabled: s.bool(true), maxPerUser: s.int(100, 0) }),
+  // Multiplayer races (the original's `tribe.mode`, off there by default too): `enabled` shows Tribe in the client's
+  // navigation, `enabled_stealth` serves it without the link, `disabled` hides its pages and refuses connections.
+  tribe: s.obj({ mode: s.oneOf(TRIBE_MODES, 'disabled') }),
 });
 
 export interface ModeRule {
@@ -239,6 +245,7 @@ export interface ServerConfiguration {
     weeklyXp: { enabled: boolean; expirationTimeInDays: number; xpRewardBrackets: RewardBracket[] };
   };
   connections: { enabled: boolean; maxPerUser: Int };
+  tribe: { mode: TribeMode };
 }
 
 export type DeepPartial<T> = { [K in keyof T]?: T[K] extends unknown[] ? T[K] : DeepPartial<T[K]> };

@@ -644,6 +644,11 @@ export const PAYLOAD_SCHEMAS: Record<string, object> = {
         properties: { enabled: { type: 'boolean' }, maxPerUser: { type: 'integer' } },
         required: ['enabled', 'maxPerUser'],
       },
+      tribe: {
+        type: 'object',
+        properties: { mode: { type: 'string', enum: ['disabled', 'enabled', 'enabled_stealth'] } },
+        required: ['mode'],
+      },
     },
     required: [
       'maintenance',
@@ -658,6 +663,7 @@ export const PAYLOAD_SCHEMAS: Record<string, object> = {
       'dailyLeaderboards',
       'leaderboards',
       'connections',
+      'tribe',
     ],
     nullable: true,
   },

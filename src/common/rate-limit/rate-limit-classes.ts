@@ -6,6 +6,7 @@ import { PUBLIC_LIMITS } from './classes/public';
 import { SOCIAL_LIMITS } from './classes/social';
 import { RESULTS_LIMITS } from './classes/results';
 import type { RateLimitClass } from './classes/time';
+import { TRIBE_EVENT_LIMITS } from './classes/tribe';
 import { USERS_LIMITS } from './classes/users';
 
 export type { RateLimitClass };
@@ -25,6 +26,7 @@ export const RATE_LIMIT_CLASSES = {
   ...LEADERBOARD_LIMITS,
   ...PUBLIC_LIMITS,
   ...PORTABILITY_LIMITS,
+  ...TRIBE_EVENT_LIMITS,
 } satisfies Record<string, RateLimitClass>;
 
 export type RateLimitId = keyof typeof RATE_LIMIT_CLASSES;

@@ -13,6 +13,11 @@ const boards = [
   redisKeys.dailyLeaderboard(0, 'code_{javascript}', 'words', '}{'),
   redisKeys.weeklyXpLeaderboard(1_763_942_400_000),
 ].map(board);
+// A room's two keys, as the Tribe room repository builds them (room codes are 6 hex digits).
+const tribeRooms = ['a1b2c3', '000000'].map((id) => [
+  redisKeys.tribeRoom(id).room,
+  redisKeys.tribeRoom(id).progress,
+]);
 const SCRIPT_KEYS: Record<string, string[][]> = {
   rateLimitIncrement: [[redisKeys.rateLimit('uid-1', 'resultsAdd')], [redisKeys.rateLimit('{ip}', 'global')]],
   rateLimitAdd: [[redisKeys.badAuth('203.0.113.9')], [redisKeys.badAuth('2001:db8::1')]],
@@ -27,6 +32,11 @@ const SCRIPT_KEYS: Record<string, string[][]> = {
   weeklyXpLeaderboardSet: boards,
   leaderboardPage: boards,
   leaderboardMembers: boards,
+  tribeRoomSave: tribeRooms,
+  tribeProgressSet: tribeRooms,
+  tribeRoomIndex: [[redisKeys.tribeIndex().rooms, redisKeys.tribeIndex().publicRooms]],
+  tribeScheduleClaim: [[redisKeys.tribeIndex().schedule]],
+  tribeScheduleSettle: [[redisKeys.tribeIndex().schedule]],
 };
 
 const PREFIXES = ['', 't0123456789abcdef:', 'production:'];

@@ -40,4 +40,20 @@ export const redisKeys = {
     `results:${tag('outcomes')}:${unit}:${index}`,
   /** The weekly XP board of the ISO week starting at `weekStart` (ms): scores and entries in one slot. */
   weeklyXpLeaderboard: (weekStart: number) => boardKeys(`weekly-xp:${weekStart}`),
+  /** A Tribe room (hash: version, state, config) and its racers' last progress, in one slot. */
+  tribeRoom: (roomId: string) => ({
+    room: `tribe:${tag(`room:${roomId}`)}`,
+    progress: `tribe:${tag(`room:${roomId}`)}:progress`,
+  }),
+  /** Tribe's shared index (one slot): room summaries, public rooms, due room timers, live replicas. */
+  tribeIndex: () => ({
+    rooms: `tribe:${tag('tribe')}:rooms`,
+    publicRooms: `tribe:${tag('tribe')}:public`,
+    schedule: `tribe:${tag('tribe')}:schedule`,
+    replicas: `tribe:${tag('tribe')}:replicas`,
+  }),
+  /** The connections a Tribe replica holds (hash: player id to room id, '' when in none). */
+  tribeReplica: (replicaId: string) => `tribe:${tag('tribe')}:replica:${replicaId}`,
+  /** Held by the replica that cleans up after a dead one, or that collects forgotten rooms. */
+  tribeLock: (what: string) => `tribe:${tag('tribe')}:lock:${what}`,
 };

@@ -16,6 +16,7 @@ describe('configuration form', () => {
       enabled: s.bool(true),
       limits: s.obj({ maxPerUser: s.int(5, 0, 10), ratio: s.num(1.5) }),
       rules: s.arr(s.obj({ language: s.str('', 100) }), [], 20),
+      mode: s.oneOf(['disabled', 'enabled'], 'disabled'),
     });
     expect(formOf(schema, 'Server configuration')).toEqual({
       type: 'object',
@@ -40,6 +41,8 @@ describe('configuration form', () => {
             fields: { language: { type: 'string', label: 'Language', maxLength: 100 } },
           },
         },
+        // A choice of fixed strings, as the original's editor has it (its `tribe.mode`).
+        mode: { type: 'select', label: 'Mode', options: ['disabled', 'enabled'] },
       },
     });
   });

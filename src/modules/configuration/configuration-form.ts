@@ -4,14 +4,15 @@ import type { Int } from '../../common/int';
 /**
  * The configuration editor's form (`GET /configuration/schema`), in the original's shape: objects
  * `{ type: "object", label, fields }`, arrays `{ type: "array", label, items }`, leaves `{ type, label }` with their
- * bounds (`min`, `max`, `maxLength`). Built from the one schema that also gives defaults and PATCH validation.
+ * bounds (`min`, `max`, `maxLength`), and a choice of fixed strings as `{ type: "select", label, options }`. Built from the one schema that also gives defaults and PATCH validation.
  */
 export type FormNode =
   | { type: 'object'; label: string; fields: Record<string, FormNode> }
   | { type: 'array'; label: string; items: FormNode; maxItems?: Int }
   | { type: 'boolean'; label: string }
   | { type: 'number'; label: string; integer?: true; min?: number; max?: number }
-  | { type: 'string'; label: string; maxLength?: Int };
+  | { type: 'string'; label: string; maxLength?: Int }
+  | { type: 'select'; label: string; options: string[] };
 
 /** `leaderboardExpirationTimeInDays` → "Leaderboard Expiration Time In Days". */
 export function labelOf(key: string): string {
@@ -24,6 +25,7 @@ function leafForm(leaf: Leaf, label: string): FormNode {
     case 'boolean':
       return { type: 'boolean', label };
     case 'string':
+      if (leaf.options !== undefined) return { type: 'select', label, options: [...leaf.options] };
       return Object.assign(
         { type: 'string' as const, label },
         leaf.maxLength === undefined ? {} : { maxLength: leaf.maxLength },

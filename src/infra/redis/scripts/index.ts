@@ -1,6 +1,7 @@
 import type { ClientContext, Result } from 'ioredis';
 import { LEADERBOARD_SCRIPTS } from './leaderboards.lua';
 import { RATE_LIMIT_ADD, RATE_LIMIT_INCREMENT, RATE_LIMIT_UNLESS_BANNED } from './rate-limit.lua';
+import { TRIBE_SCRIPTS } from './tribe.lua';
 
 export interface RedisScript {
   name: string;
@@ -14,6 +15,7 @@ export const REDIS_SCRIPTS: RedisScript[] = [
   RATE_LIMIT_ADD,
   RATE_LIMIT_UNLESS_BANNED,
   ...LEADERBOARD_SCRIPTS,
+  ...TRIBE_SCRIPTS,
 ];
 
 declare module 'ioredis' {
@@ -31,5 +33,42 @@ declare module 'ioredis' {
       counters: 1 | 2,
       ...windowAndLimitPerCounter: number[]
     ): Result<number[], Context>;
+    /** Tribe room compare-and-set: the new version, or -1 when the room changed since it was read. */
+    tribeRoomSave(
+      roomKey: string,
+      progressKey: string,
+      expectedVersion: number,
+      state: string,
+      config: string,
+      ttlMs: number,
+      remove: '0' | '1',
+    ): Result<number, Context>;
+    tribeProgressSet(
+      roomKey: string,
+      progressKey: string,
+      playerId: string,
+      progress: string,
+      ttlMs: number,
+    ): Result<number, Context>;
+    tribeRoomIndex(
+      roomsKey: string,
+      publicKey: string,
+      roomId: string,
+      version: number,
+      summary: string,
+      isPublic: '0' | '1',
+    ): Result<number, Context>;
+    tribeScheduleClaim(
+      scheduleKey: string,
+      now: number,
+      leaseUntil: number,
+      limit: number,
+    ): Result<string[], Context>;
+    tribeScheduleSettle(
+      scheduleKey: string,
+      entry: string,
+      lease: number,
+      next: number | '',
+    ): Result<number, Context>;
   }
 }
