@@ -24,19 +24,23 @@ async function main(): Promise<void> {
   const redis = createRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   const app = Fastify({ logger: false, bodyLimit: 100 * 1024 });
 
-  // As ours: the contract's root limiter counts every request by IP after the bad-authentication ban check, one
-  // script, one Redis round trip (store I/O, which the floor mirrors; only the framework's work is ours alone).
-  app.get('/', async (request) => {
-    const ip = request.ip;
+  // As ours: an anonymous request checks the bad-authentication ban and counts the global limit and its route class
+  // by IP, in one script, one Redis round trip (store I/O, which the floor mirrors; only the framework's work is ours
+  // alone).
+  const anonymousLimits = (ip: string, routeClass: string) => {
     const tracker = `ip:${ip}`;
-    await redis.rateLimitUnlessBanned(
+    return redis.rateLimitUnlessBanned(
       redisKeys.badAuth(ip),
       redisKeys.rateLimit(tracker, 'global'),
-      redisKeys.rateLimit(tracker, 'status'),
+      redisKeys.rateLimit(tracker, routeClass),
       30,
       2,
       ...[60_000, 1_000_000_000, 60_000, 1_000_000_000],
     );
+  };
+
+  app.get('/', async (request) => {
+    await anonymousLimits(request.ip, 'status');
     return { message: 'ok', data: { uptime: process.uptime() * 1000, version: 'baseline' } };
   });
 
@@ -49,6 +53,7 @@ async function main(): Promise<void> {
   });
 
   app.get('/leaderboards', async (request) => {
+    await anonymousLimits(request.ip, 'leaderboardsGet');
     const q = request.query as Record<string, string>;
     const page = await LEADERBOARD_PAGE.read(pool, {
       language: q.language ?? 'english',
