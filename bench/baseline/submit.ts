@@ -90,6 +90,9 @@ export async function submitResult(
   uid: string,
   result: Body,
 ): Promise<{ status: number; body: unknown }> {
+  // As ours: the token's revocation marker (src/common/auth/token-verifier.service.ts reads it for a token it has not
+  // verified in the last second, which is every submission of the bench's users), then the bad-authentication ban.
+  await redis.get(redisKeys.tokensRevokedBefore(uid));
   await redis.get(redisKeys.badAuth(ip));
   const caller = await pool.query({ name: 'find_caller', text: FIND_CALLER, values: [uid] });
   if (caller.rowCount === 0) return { status: 404, body: { message: 'User not found', data: null } };
