@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { io, type Socket } from 'socket.io-client';
 import { freePort } from '../../src/infra/embedded/free-port';
+import { clientRoomConfig } from '../../generators/tribe-room-config';
 import { runLoad, type LoadResult } from '../lib/load';
 import { ProcessSampler, startServerProcess, type ServerProcess } from '../lib/server-process';
 import type { BenchContext, ScenarioRow } from './context';
@@ -111,7 +112,7 @@ export async function tribeScenario(context: BenchContext, options: TribeOptions
         if (seat === 0) {
           const joined = once<{ room: { id: string } }>(socket, 'room_joined');
           socket.emit('room_create', {
-            config: roomConfig(seconds),
+            config: clientRoomConfig({ time: seconds }),
           });
           roomId = (await joined).room.id;
         } else {
@@ -259,36 +260,4 @@ export async function tribeScenario(context: BenchContext, options: TribeOptions
     for (const p of players) p.socket.disconnect();
     await b.stop();
   }
-}
-
-/** A time test that outlasts the measurement (the client's config keys, words and languages it knows). */
-function roomConfig(seconds: number): Record<string, unknown> {
-  return {
-    punctuation: false,
-    numbers: false,
-    words: 50,
-    time: seconds,
-    mode: 'time',
-    quoteLength: [1],
-    language: 'english',
-    difficulty: 'normal',
-    minWpm: 'off',
-    minWpmCustomSpeed: 100,
-    minAcc: 'off',
-    minAccCustom: 90,
-    minBurst: 'off',
-    minBurstCustomSpeed: 100,
-    funbox: [],
-    customLayoutfluid: ['qwerty', 'dvorak', 'colemak'],
-    customPolyglot: ['english', 'spanish'],
-    strictSpace: false,
-    stopOnError: 'off',
-    lazyMode: false,
-    customText: {
-      text: ['the', 'quick', 'brown', 'fox'],
-      mode: 'repeat',
-      pipeDelimiter: false,
-      limit: { mode: 'word', value: 4 },
-    },
-  };
 }

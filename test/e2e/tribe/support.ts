@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { io, type Socket } from 'socket.io-client';
 import type { TribeTimings } from '../../../src/modules/tribe/domain/limits';
 import { openedByTest } from '../../support/file-resources';
-import { clientRoomConfig } from '../../support/tribe-client-config';
+import { clientRoomConfig } from '../../../generators/tribe-room-config';
 import { createTestApp, type TestApp, type TestAppOptions } from '../../support/test-app';
 
 export type Client = Socket;

@@ -1,6 +1,6 @@
 import * as payloads from './payloads';
 import { checkRoomConfig } from './room-config';
-import { clientRoomConfig as clientConfig } from '../../../../test/support/tribe-client-config';
+import { clientRoomConfig as clientConfig } from '../../../../generators/tribe-room-config';
 
 const errorOf = (checked: { ok: boolean; error?: string }) => (checked.ok ? null : checked.error);
 

@@ -2,7 +2,7 @@ import { DEFAULT_TIMINGS } from './limits';
 import type { Identity, Member, RaceResult, Room, RoomState, Timer } from './room';
 import { apply, createRoom, NOT_BETWEEN_RACES, NOT_LEADER, type Command } from './room-machine';
 import type { Effect, Outcome } from './transition';
-import { clientRoomConfig as clientConfig } from '../../../../test/support/tribe-client-config';
+import { clientRoomConfig as clientConfig } from '../../../../generators/tribe-room-config';
 import { checkRoomConfig } from './room-config';
 
 const NOW = 1_800_000_000_000;
