@@ -17,7 +17,9 @@ import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy';
 import { expectBearerOnly, freshIp } from '../../support/route-auth';
 import { createTestApp, type TestApp } from '../../support/test-app';
 import {
+  DAY,
   FULL_CONFIGURATION,
+  MINUTE,
   PLANTED_SECRETS,
   fetchExport,
   parseExport,
@@ -38,6 +40,9 @@ describe('GET /users/export', () => {
 
   beforeAll(async () => {
     t = await createTestApp({
+      // Early in today's UTC day: seeding moves the clock forward, and GET /users' activity ends on the clock's day,
+      // so a run late in the day would see the seeded tests on yesterday's place.
+      now: Math.floor(Date.now() / DAY) * DAY + MINUTE,
       configuration: { ...FULL_CONFIGURATION, rateLimiting: { badAuthentication: { enabled: false } } },
       env: { rateLimit: { globalPerMinute: 100_000, overrides: { userExport: { max: 1000 } } } },
     });
