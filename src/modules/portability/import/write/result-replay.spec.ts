@@ -1,5 +1,6 @@
 import { calculateXp, type XpConfig } from '../../../xp/xp-calculator';
 import type { ResultRow } from '../import-records';
+import { resultRow } from '../../../../../test/support/result-rows';
 import { bucketOf, replayResults, type ReplayAccount } from './result-replay';
 
 const DAY = 86_400_000;
@@ -14,41 +15,25 @@ const XP: XpConfig = {
 };
 
 let n = 0;
-const result = (over: Partial<ResultRow> = {}): ResultRow => ({
-  id: `r${++n}`,
-  uid: 'u1',
-  timestamp: T0,
-  name: null,
-  wpm: 80,
-  raw_wpm: 82,
-  acc: 96,
-  consistency: 70,
-  key_consistency: null,
-  char_stats: [400, 4, 0, 1],
-  mode: 'time',
-  mode2: '60',
-  quote_length: null,
-  language: 'english',
-  difficulty: 'normal',
-  punctuation: false,
-  numbers: false,
-  lazy_mode: false,
-  blind_mode: false,
-  bailed_out: false,
-  funbox: [],
-  tags: [],
-  test_duration: 60,
-  afk_duration: 2,
-  incomplete_test_seconds: 10,
-  restart_count: 1,
-  is_pb: false,
-  chart_data: null,
-  key_spacing_stats: null,
-  key_duration_stats: null,
-  xp: 123_456,
-  stop_on_letter: false,
-  ...over,
-});
+const result = (over: Partial<ResultRow> = {}): ResultRow =>
+  resultRow({
+    id: `r${++n}`,
+    uid: 'u1',
+    timestamp: T0,
+    name: null,
+    wpm: 80,
+    raw_wpm: 82,
+    acc: 96,
+    consistency: 70,
+    key_consistency: null,
+    char_stats: [400, 4, 0, 1],
+    afk_duration: 2,
+    incomplete_test_seconds: 10,
+    restart_count: 1,
+    chart_data: null,
+    xp: 123_456,
+    ...over,
+  });
 
 const fresh = (over: Partial<ReplayAccount> = {}): Map<string, ReplayAccount> =>
   new Map([
