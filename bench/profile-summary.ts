@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { benchDataDir } from './lib/stack';
 
@@ -208,6 +208,81 @@ export function summarise(profile: CpuProfile, limit = 25): string {
   ].join('\n\n');
 }
 
+interface HeapNode {
+  id: number;
+  callFrame: ProfileNode['callFrame'];
+  children: HeapNode[];
+}
+
+/** A V8 sampling heap profile (`.heapprofile`, written beside the CPU profile by bench/lib/profiler-hook.ts). */
+interface HeapProfile {
+  head: HeapNode;
+  samples: { size: number; nodeId: number }[];
+}
+
+/** The layer of a stack (innermost frame first), as the CPU summary assigns samples. */
+function layerOfStack(frames: ProfileNode['callFrame'][]): string {
+  let client: string | undefined;
+  for (const frame of frames) {
+    const key = layerKey(frame);
+    client ??= firstMatch(STORE_CLIENTS, key);
+    const layer = firstMatch(LAYERS, key);
+    if (layer) return layer;
+  }
+  return client ? `${client}, no layer above` : 'event loop, sockets, Node internals';
+}
+
+/**
+ * Where the bytes a scenario allocated were allocated (what the garbage collector then pays for), by the same layers as
+ * the CPU breakdown and by function. Sampled: every object is counted, kept or collected, with its size scaled by the
+ * sampling interval. With `requests`, also per request.
+ */
+export function summariseAllocations(profile: HeapProfile, requests?: number, limit = 25): string {
+  const bytesOf = new Map<number, number>();
+  for (const sample of profile.samples)
+    bytesOf.set(sample.nodeId, (bytesOf.get(sample.nodeId) ?? 0) + sample.size);
+  const layers = new Map<string, number>();
+  const functions = new Map<string, number>();
+  let total = 0;
+  const walk = (node: HeapNode, stack: ProfileNode['callFrame'][]) => {
+    const frames = [node.callFrame, ...stack];
+    const bytes = bytesOf.get(node.id) ?? 0;
+    if (bytes > 0) {
+      total += bytes;
+      const layer = layerOfStack(frames);
+      layers.set(layer, (layers.get(layer) ?? 0) + bytes);
+      // A native allocation (a string, an array) is named after the JavaScript function that asked for it.
+      const named = frames.find((frame) => frame.url !== '') ?? node.callFrame;
+      const key =
+        node.callFrame.url === ''
+          ? `${node.callFrame.functionName} <- ${label(named)}`
+          : label(node.callFrame);
+      functions.set(key, (functions.get(key) ?? 0) + bytes);
+    }
+    for (const child of node.children) walk(child, frames);
+  };
+  walk(profile.head, []);
+  const size = (bytes: number) =>
+    requests
+      ? `${(bytes / 1024 / requests).toFixed(1).padStart(7)} KB/request`
+      : `${(bytes / 1048576).toFixed(1).padStart(7)} MB`;
+  const rows = (title: string, entries: Map<string, number>, count: number) =>
+    [
+      title,
+      ...[...entries]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, count)
+        .map(
+          ([name, bytes]) => `  ${((bytes / total) * 100).toFixed(1).padStart(5)}%  ${size(bytes)}  ${name}`,
+        ),
+    ].join('\n');
+  return [
+    `allocated: ${(total / 1048576).toFixed(0)} MB${requests ? ` over ${requests} requests, ${(total / 1024 / requests).toFixed(1)} KB per request` : ''}`,
+    rows('allocations by layer (innermost layer on the stack):', layers, limit),
+    rows('allocations by function (self):', functions, limit),
+  ].join('\n\n');
+}
+
 function newestProfile(): string {
   const dir = join(benchDataDir(), 'profiles');
   const files = readdirSync(dir)
@@ -219,7 +294,14 @@ function newestProfile(): string {
 }
 
 if (require.main === module) {
+  // npm run bench:profile [-- <file.cpuprofile> [<requests the scenario served, for the per-request allocations>]]
   const file = process.argv[2] ? resolve(process.argv[2]) : newestProfile();
+  const requests = process.argv[3] ? Number(process.argv[3]) : undefined;
   console.log(`profile: ${file}\n`);
   console.log(summarise(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile));
+  const heapFile = file.replace(/\.cpuprofile$/, '.heapprofile');
+  if (existsSync(heapFile)) {
+    console.log(`\nallocation profile: ${heapFile}\n`);
+    console.log(summariseAllocations(JSON.parse(readFileSync(heapFile, 'utf8')) as HeapProfile, requests));
+  }
 }

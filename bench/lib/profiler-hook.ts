@@ -11,6 +11,13 @@ import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
  */
 let session: Session | null = null;
 
+/** V8's protocol takes the two `include…` flags (garbage counts too); Node's types do not list them yet. */
+const SAMPLING = {
+  samplingInterval: 16384,
+  includeObjectsCollectedByMajorGC: true,
+  includeObjectsCollectedByMinorGC: true,
+} as { samplingInterval: number };
+
 // The channel must not keep a stopping server alive.
 process.channel?.unref();
 
@@ -28,8 +35,12 @@ process.on('message', (message: unknown) => {
   } else if (message === 'profile:start' && !session) {
     const started = new Session();
     started.connect();
-    started.post('Profiler.enable', () =>
-      started.post('Profiler.start', () => process.send?.('profile:started')),
+    // The allocation profile beside it: sampled every 16 KB allocated, objects kept or not (issue 30 item 2 asks what
+    // a request allocates, which the garbage collector then pays for).
+    started.post('HeapProfiler.startSampling', SAMPLING, () =>
+      started.post('Profiler.enable', () =>
+        started.post('Profiler.start', () => process.send?.('profile:started')),
+      ),
     );
     session = started;
   } else if (typeof message === 'string' && message.startsWith('profile:stop:') && session) {
@@ -38,8 +49,12 @@ process.on('message', (message: unknown) => {
     session = null;
     running.post('Profiler.stop', (error, result) => {
       if (!error) writeFileSync(file, JSON.stringify(result.profile));
-      running.disconnect();
-      process.send?.('profile:written');
+      running.post('HeapProfiler.stopSampling', (heapError, heap) => {
+        if (!heapError)
+          writeFileSync(file.replace(/\.cpuprofile$/, '.heapprofile'), JSON.stringify(heap.profile));
+        running.disconnect();
+        process.send?.('profile:written');
+      });
     });
   }
 });
