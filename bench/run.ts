@@ -132,7 +132,7 @@ function parseRunArgs(argv: string[]) {
  */
 function startNodeFlags(): string[] {
   const script = readFileSync(resolve(__dirname, '../../scripts/start.sh'), 'utf8');
-  return [...new Set(script.match(/--max-old-space-size=\d+/g) ?? [])];
+  return [...new Set(script.match(/--max-(old|semi)-space-size=\d+/g) ?? [])];
 }
 
 /** The sizes to seed: the flags, else what an earlier run seeded, else the defaults. */

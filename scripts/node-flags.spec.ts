@@ -1,0 +1,59 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/**
+ * `npm start` (scripts/start.sh, also the container's command) and `npm run cli` (scripts/cli.sh) give Node its heap
+ * defaults through NODE_OPTIONS. Run here with a stand-in `node` first on the PATH that prints what it was given.
+ */
+describe('the heap defaults of scripts/start.sh and scripts/cli.sh', () => {
+  const bin = mkdtempSync(join(tmpdir(), 'node-flags-'));
+  writeFileSync(join(bin, 'node'), '#!/bin/sh\nprintf "%s|%s" "$NODE_OPTIONS" "$*"\n');
+  chmodSync(join(bin, 'node'), 0o755);
+  afterAll(() => rmSync(bin, { recursive: true, force: true }));
+
+  const run = (script: string, nodeOptions?: string) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` };
+    delete env.NODE_OPTIONS;
+    if (nodeOptions !== undefined) env.NODE_OPTIONS = nodeOptions;
+    const [options = '', args = ''] = execFileSync('sh', [resolve(__dirname, script)], {
+      env,
+      encoding: 'utf8',
+    }).split('|');
+    return { options: options.trim().split(/\s+/).filter(Boolean), args };
+  };
+
+  it.each([
+    ['start.sh', 'dist/src/main.js', 192],
+    ['cli.sh', 'dist/src/cli.js', 160],
+  ])('%s caps the old generation and sets the young generation itself', (script, entry, oldMb) => {
+    const { options, args } = run(script);
+    expect(args).toBe(entry);
+    expect(options).toContain(`--max-old-space-size=${oldMb}`);
+    // Node 24 sizes the young generation from the old-generation cap (to about 1 MB under a 192 MB cap), which made
+    // every request pay for constant scavenges: the semi-space is set explicitly (docs/decisions/0048-young-generation.md).
+    expect(options.filter((o) => o.startsWith('--max-semi-space-size='))).toHaveLength(1);
+    expect(
+      Number(options.find((o) => o.startsWith('--max-semi-space-size='))?.split('=')[1]),
+    ).toBeGreaterThanOrEqual(16);
+  });
+
+  it.each(['start.sh', 'cli.sh'])(
+    '%s keeps what NODE_OPTIONS already says and adds only what it lacks',
+    (script) => {
+      const raised = run(script, '--max-old-space-size=512 --enable-source-maps').options;
+      expect(raised).toEqual(expect.arrayContaining(['--max-old-space-size=512', '--enable-source-maps']));
+      expect(raised.filter((o) => o.startsWith('--max-old-space-size='))).toEqual([
+        '--max-old-space-size=512',
+      ]);
+      expect(raised.filter((o) => o.startsWith('--max-semi-space-size='))).toHaveLength(1);
+
+      const young = run(script, '--max-semi-space-size=8').options;
+      expect(young.filter((o) => o.startsWith('--max-semi-space-size='))).toEqual([
+        '--max-semi-space-size=8',
+      ]);
+      expect(young.some((o) => o.startsWith('--max-old-space-size='))).toBe(true);
+    },
+  );
+});
