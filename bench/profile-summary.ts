@@ -136,6 +136,21 @@ function label(frame: ProfileNode['callFrame']): string {
   return `${frame.functionName || '(anonymous)'} ${owner(frame)}:${frame.lineNumber + 1}`;
 }
 
+/**
+ * The layer of a stack (innermost frame first): the innermost frame a layer rule names, and the store client met on the
+ * way there, if any. `row` is the line of the breakdown it counts on.
+ */
+function layerOf(frames: ProfileNode['callFrame'][]): { row: string; layer?: string; client?: string } {
+  let client: string | undefined;
+  for (const frame of frames) {
+    const key = layerKey(frame);
+    client ??= firstMatch(STORE_CLIENTS, key);
+    const layer = firstMatch(LAYERS, key);
+    if (layer) return { row: layer, layer, client };
+  }
+  return { row: client ? `${client}, no layer above` : 'event loop, sockets, Node internals', client };
+}
+
 function table(title: string, entries: [string, number][], total: number, limit: number): string {
   const lines = [`${title}`];
   for (const [name, micros] of entries.sort((a, b) => b[1] - a[1]).slice(0, limit)) {
@@ -171,16 +186,12 @@ export function summarise(profile: CpuProfile, limit = 25): string {
     self.set(who, (self.get(who) ?? 0) + delta);
     const kind = category(node.callFrame);
     categories.set(kind, (categories.get(kind) ?? 0) + delta);
-    let layer: string | undefined;
-    let client: string | undefined;
-    for (let cursor: number | undefined = id; cursor !== undefined && !layer; cursor = parent.get(cursor)) {
+    const stack: ProfileNode['callFrame'][] = [];
+    for (let cursor: number | undefined = id; cursor !== undefined; cursor = parent.get(cursor)) {
       const frame = byId.get(cursor)?.callFrame;
-      if (!frame) continue;
-      const key = layerKey(frame);
-      client ??= firstMatch(STORE_CLIENTS, key);
-      layer = firstMatch(LAYERS, key);
+      if (frame) stack.push(frame);
     }
-    const row = layer ?? (client ? `${client}, no layer above` : 'event loop, sockets, Node internals');
+    const { row, layer, client } = layerOf(stack);
     layers.set(row, (layers.get(row) ?? 0) + delta);
     if (layer && client) inClients.set(layer, (inClients.get(layer) ?? 0) + delta);
     const seen = new Set<string>();
@@ -220,18 +231,6 @@ interface HeapProfile {
   samples: { size: number; nodeId: number }[];
 }
 
-/** The layer of a stack (innermost frame first), as the CPU summary assigns samples. */
-function layerOfStack(frames: ProfileNode['callFrame'][]): string {
-  let client: string | undefined;
-  for (const frame of frames) {
-    const key = layerKey(frame);
-    client ??= firstMatch(STORE_CLIENTS, key);
-    const layer = firstMatch(LAYERS, key);
-    if (layer) return layer;
-  }
-  return client ? `${client}, no layer above` : 'event loop, sockets, Node internals';
-}
-
 /**
  * Where the bytes a scenario allocated were allocated (what the garbage collector then pays for), by the same layers as
  * the CPU breakdown and by function. Sampled: every object is counted, kept or collected, with its size scaled by the
@@ -249,8 +248,8 @@ export function summariseAllocations(profile: HeapProfile, requests?: number, li
     const bytes = bytesOf.get(node.id) ?? 0;
     if (bytes > 0) {
       total += bytes;
-      const layer = layerOfStack(frames);
-      layers.set(layer, (layers.get(layer) ?? 0) + bytes);
+      const { row } = layerOf(frames);
+      layers.set(row, (layers.get(row) ?? 0) + bytes);
       // A native allocation (a string, an array) is named after the JavaScript function that asked for it.
       const named = frames.find((frame) => frame.url !== '') ?? node.callFrame;
       const key =
