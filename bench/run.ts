@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -9,6 +9,7 @@ import { freePort } from '../src/infra/embedded/free-port';
 import { DEFAULT_SIZE, type DatasetSize } from './lib/dataset';
 import { evaluateTargets, importTarget, renderRatios, renderTable, renderTargets } from './lib/report';
 import { cleanUpOnce } from './lib/clean-up';
+import { scriptNodeFlags } from './lib/node-flags';
 import { startServerProcess, type ServerProcess } from './lib/server-process';
 import { postmasterPid } from './lib/postgres-cpu';
 import { benchDataDir, startBenchStack } from './lib/stack';
@@ -124,15 +125,6 @@ function parseRunArgs(argv: string[]) {
           : Math.round(positive(values['board-users'], 0, 'board-users')),
     },
   };
-}
-
-/**
- * The Node flags `npm start` gives our server by default (`scripts/start.sh` adds the heap cap to NODE_OPTIONS unless
- * one is set there), so it runs here as it runs in production.
- */
-function startNodeFlags(): string[] {
-  const script = readFileSync(resolve(__dirname, '../../scripts/start.sh'), 'utf8');
-  return [...new Set(script.match(/--max-(old|semi)-space-size=\d+/g) ?? [])];
 }
 
 /** The sizes to seed: the flags, else what an earlier run seeded, else the defaults. */
@@ -310,7 +302,7 @@ async function main(): Promise<void> {
       configFile,
     });
     const oursScript = resolve(__dirname, '../src/main.js');
-    const oursNodeArgs = [...startNodeFlags(), '-r', resolve(__dirname, 'lib/profiler-hook.js')];
+    const oursNodeArgs = [...scriptNodeFlags('start.sh'), '-r', resolve(__dirname, 'lib/profiler-hook.js')];
     const ours = await startServerProcess({
       name: 'our server',
       script: oursScript,

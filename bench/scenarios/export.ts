@@ -10,7 +10,8 @@ import type { LoadResult } from '../lib/load';
 import { postgresCpuSeconds } from '../lib/postgres-cpu';
 import { ProcessSampler } from '../lib/server-process';
 import type { BenchContext, ScenarioRow } from './context';
-import { cliNodeFlags, freshInstance, peakRssMb } from './import-original';
+import { scriptNodeFlags } from '../lib/node-flags';
+import { freshInstance, peakRssMb } from './import-original';
 
 /** The empty instance the exported account is imported into (beside the dataset and scenario 9's). */
 const IMPORT_DATABASE = 'bench_account_import';
@@ -175,6 +176,40 @@ async function sampled<T>(pid: number, postgresPid: number | null, work: () => P
   }
 }
 
+/** An operator command run to its end (`npm run cli -- <args>` with its Node flags); its exit code and output. */
+async function runCli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; out: string }> {
+  const child = spawn(
+    process.execPath,
+    [...scriptNodeFlags('cli.sh'), resolve(__dirname, '../../src/cli.js'), ...args],
+    {
+      env: { PATH: process.env.PATH ?? '', ...env, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+  const code = await new Promise<number | null>((done) => child.once('exit', done));
+  return { code, out };
+}
+
+/**
+ * The target trusts the instance the file comes from, as an operator moving an account does first
+ * (docs/account-files.md): `instances show` there, `instances trust` here. Without it the signed file is refused.
+ */
+async function trustSource(source: Record<string, string>, target: Record<string, string>): Promise<void> {
+  const shown = await runCli(['instances', 'show'], source);
+  const trust = /instances trust (\S+) --instance (\S+)/.exec(shown.out);
+  if (shown.code !== 0 || !trust)
+    throw new Error(`instances show failed (${shown.code}): ${shown.out.slice(-500)}`);
+  const trusted = await runCli(['instances', 'trust', trust[1]!, '--instance', trust[2]!], target);
+  if (trusted.code !== 0)
+    throw new Error(`instances trust failed (${trusted.code}): ${trusted.out.slice(-500)}`);
+}
+
 /** The operator command, as a process of its own, writing a file; its RSS is sampled while it runs. */
 async function cliExport(
   context: BenchContext,
@@ -184,7 +219,15 @@ async function cliExport(
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    [resolve(__dirname, '../../src/cli.js'), 'users', 'export', UID, '--out', file],
+    [
+      ...scriptNodeFlags('cli.sh'),
+      resolve(__dirname, '../../src/cli.js'),
+      'users',
+      'export',
+      UID,
+      '--out',
+      file,
+    ],
     { env: { PATH: process.env.PATH ?? '', ...env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';
@@ -223,10 +266,11 @@ async function cliImport(
   file: string,
 ): Promise<ScenarioRow> {
   const target = await freshInstance(env.DATABASE_URL!, env.REDIS_URL!, IMPORT_DATABASE, IMPORT_REDIS_DB);
+  await trustSource(env, { DATABASE_URL: target.databaseUrl, REDIS_URL: target.redisUrl });
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    [...cliNodeFlags(), resolve(__dirname, '../../src/cli.js'), 'import', 'account', file],
+    [...scriptNodeFlags('cli.sh'), resolve(__dirname, '../../src/cli.js'), 'import', 'account', file],
     {
       env: {
         PATH: process.env.PATH ?? '',

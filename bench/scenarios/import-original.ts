@@ -7,17 +7,12 @@ import Redis from 'ioredis';
 import { createDatabase } from '../../src/infra/database/database';
 import { migrateToLatest } from '../../src/infra/database/migrator';
 import { writeSyntheticDump, type SyntheticDumpSize } from '../../generators/synthetic-dump';
+import { scriptNodeFlags } from '../lib/node-flags';
 import type { ScenarioRow } from './context';
 
 const DATABASE = 'bench_import';
 /** A Redis database of its own, so the import's daily boards do not mix with the seeded dataset's. */
 const REDIS_DB = 9;
-
-/** The Node flags `npm run cli` gives the CLI (scripts/cli.sh), so the import runs here as an operator runs it. */
-export function cliNodeFlags(): string[] {
-  const script = readFileSync(resolve(__dirname, '../../../scripts/cli.sh'), 'utf8');
-  return [...new Set(script.match(/--max-old-space-size=\d+/g) ?? [])];
-}
 
 /** Peak RSS of a process (VmHWM, kB → MB) from /proc; null where there is no /proc. */
 export function peakRssMb(pid: number): number | null {
@@ -101,7 +96,7 @@ export async function importOriginalScenario(options: {
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    [...cliNodeFlags(), resolve(__dirname, '../../src/cli.js'), 'import', 'original', dir],
+    [...scriptNodeFlags('cli.sh'), resolve(__dirname, '../../src/cli.js'), 'import', 'original', dir],
     {
       env: {
         PATH: process.env.PATH ?? '',
