@@ -50,9 +50,23 @@ export function userRanges(size: DatasetSize, submitRequests: number) {
       `the dataset has ${size.users} full users; ${submitRequests} submissions per server need at least ${need}`,
     );
   }
+  const reads = { from: 2 * submitRequests, to: size.users };
+  // The top of the read users, taken from the end down, for the scenarios that submit for them: users a minute apart
+  // in one run would trip the spacing check (462).
+  const below = (to: number, count: number) => ({ from: Math.max(reads.from, to - count), to });
+  const freshBests = below(reads.to, 400);
+  const openLoop = below(freshBests.from, 16_000);
+  const stream = below(openLoop.from, 10_000);
   return {
     submitOurs: { from: 0, to: submitRequests },
     submitBaseline: { from: submitRequests, to: 2 * submitRequests },
-    reads: { from: 2 * submitRequests, to: size.users },
+    /** Read by every read scenario; scenario 11 and 7a's burst submit for its first users, up to `stream.from`. */
+    reads,
+    /** Scenario 7a: users whose new personal best is timed to its rank. */
+    freshBests,
+    /** Scenario 8: one submission per user at the open-loop rate. */
+    openLoop,
+    /** Scenario 7b: the submissions streamed while the boards are read. */
+    stream,
   };
 }

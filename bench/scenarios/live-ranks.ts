@@ -111,9 +111,9 @@ async function submissionBurst(
   context: BenchContext,
 ): Promise<{ row: ScenarioRow; sent: number; queued: number }> {
   // Read users past the ones scenario 11 submits for: nothing else submitted for them, so none is refused for spacing.
-  const reads = userRanges(context.size, context.submitRequests).reads;
-  const from = reads.from + 2_000;
-  const count = Math.min(BURST, Math.max(0, reads.to - 20_000 - from));
+  const ranges = userRanges(context.size, context.submitRequests);
+  const from = ranges.reads.from + 2_000;
+  const count = Math.min(BURST, Math.max(0, ranges.stream.from - from));
   const { planned, tokens } = planRound(context, from, from + count, new Random(Date.now() + 7));
   await warmTokens(context, context.servers.ours, tokens);
   context.log(`scenario 7a: a burst of ${count} submissions before the freshness clock starts ...`);
@@ -168,10 +168,13 @@ export async function liveRanksScenario(context: BenchContext, env: AppEnv): Pro
   };
   const ticker = setInterval(tick, JOBS_TICK_MS);
   const rows: ScenarioRow[] = [];
-  const users = context.size.users;
+  const ranges = userRanges(context.size, context.submitRequests);
   try {
     // (a) freshness: full users at the end of the id range (no other scenario submits for them).
-    const candidates = Array.from({ length: 400 }, (_, i) => uidOf(users - 1 - i));
+    const reserved = ranges.freshBests;
+    const candidates = Array.from({ length: reserved.to - reserved.from }, (_, i) =>
+      uidOf(reserved.to - 1 - i),
+    );
     const { rows: bests } = await context.pool.query<{ uid: string; wpm: number }>(
       `SELECT p.uid, p.wpm FROM personal_bests p JOIN users u ON u.uid = p.uid
        WHERE p.uid = ANY($1) AND p.language = $2 AND p.mode = $3 AND p.mode2 = $4 AND p.difficulty = 'normal'
@@ -251,7 +254,7 @@ export async function liveRanksScenario(context: BenchContext, env: AppEnv): Pro
     });
 
     // (b) reads while a stream of submissions runs.
-    const stream = submissionStream(context, users - 20_000, users - 400, STREAM_RATE);
+    const stream = submissionStream(context, ranges.stream.from, ranges.stream.to, STREAM_RATE);
     try {
       // The stream at its steady rate (and a live update having seen it) before the clock starts.
       await new Promise((resolve) => setTimeout(resolve, STREAM_WARMUP_MS));

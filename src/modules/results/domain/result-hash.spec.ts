@@ -53,6 +53,11 @@ describe('resultHash', () => {
       'numbers of every form',
       { a: -0, b: 1e21, c: 1e-7, d: -12.5, e: 0.1 + 0.2, f: Number.MAX_SAFE_INTEGER },
     ],
+    [
+      'lists of numbers of every form',
+      { a: [-0, 1e21, 1e-7, -12.5, 0.1 + 0.2, Number.MAX_SAFE_INTEGER, 61.10000000000002], b: [7], c: [] },
+    ],
+    ['lists mixing numbers and other values', { a: [1, '1', 2], b: [null, 1], c: [1, [2]], d: [1, true] }],
     ['keys that sort by code unit', { b: 1, B: 2, _: 3, '10': 4, '9': 5, é: 6, '': 7 }],
     [
       'own keys named like the special ones',
