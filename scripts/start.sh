@@ -10,6 +10,6 @@ case " ${NODE_OPTIONS:-} " in
 esac
 case " $NODE_OPTIONS " in
   *--max-semi-space-size*) ;;
-  *) NODE_OPTIONS="$NODE_OPTIONS --max-semi-space-size=24"; export NODE_OPTIONS ;;
+  *) NODE_OPTIONS="$NODE_OPTIONS --max-semi-space-size=32"; export NODE_OPTIONS ;;
 esac
 exec node dist/src/main.js "$@"

@@ -25,11 +25,11 @@ const FIND_CALLER = `select "users"."uid", "users"."name", "users"."banned", "us
 
 const LOCK_ACCOUNT = `select "name", "banned", "lb_opt_out", "xp", "time_typing", "streak_length", "streak_max_length",
   "streak_last_result_at", "streak_hour_offset", "last_result_at", "last_result_hashes", "inventory_badges",
-  "premium_expires_at", "chat_id", "chat_avatar",
-  (select "wpm" from "personal_bests" where "personal_bests"."uid" = $1 and "mode" = $2 and "mode2" = $3
-   and "language" = $4 and "difficulty" = $5 and "punctuation" = $6 and "numbers" = $7 and "lazy_mode" = $8) as "pb_wpm",
-  null as "owned_tags"
-  from "users" where "uid" = $9 for update`;
+  "premium_expires_at", "chat_id", "chat_avatar", "pb"."pb_wpm", "pb"."pb_held_result_id", null as "owned_tags"
+  from "users" left join lateral (select "wpm" as "pb_wpm", "held_result_id" as "pb_held_result_id"
+   from "personal_bests" where "personal_bests"."uid" = $1 and "mode" = $2 and "mode2" = $3 and "language" = $4
+   and "difficulty" = $5 and "punctuation" = $6 and "numbers" = $7 and "lazy_mode" = $8) as "pb" on true
+  where "users"."uid" = $9 for update of "users"`;
 
 const RESULT_COLUMNS = `id, uid, timestamp, name, wpm, raw_wpm, acc, consistency, key_consistency, char_stats, mode,
   mode2, quote_length, language, difficulty, punctuation, numbers, lazy_mode, blind_mode, bailed_out, funbox, tags,

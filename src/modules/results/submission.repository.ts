@@ -142,8 +142,14 @@ export class SubmissionRepository {
         .where('punctuation', '=', p.punctuation)
         .where('numbers', '=', p.numbers)
         .where('lazy_mode', '=', p.lazyMode);
+    // The bucket's best and its review hold come from one probe of the personal bests' key (a lateral join, at most
+    // one row); only the user row is locked, the outer join's nullable side cannot be.
     return executor
       .selectFrom('users')
+      .leftJoinLateral(
+        (eb) => pbOf(eb).select(['wpm as pb_wpm', 'held_result_id as pb_held_result_id']).as('pb'),
+        (join) => join.onTrue(),
+      )
       .select((eb) => [
         'name',
         'banned',
@@ -160,9 +166,9 @@ export class SubmissionRepository {
         'premium_expires_at',
         'chat_id',
         'chat_avatar',
-        pbOf(eb).select('wpm').as('pb_wpm'),
+        'pb.pb_wpm',
         // Not null when the best comes from a result held off the boards (review queue).
-        pbOf(eb).select('held_result_id').as('pb_held_result_id'),
+        'pb.pb_held_result_id',
         tagIds.length === 0
           ? sql<null>`null`.as('owned_tags')
           : eb
@@ -187,8 +193,8 @@ export class SubmissionRepository {
               .where('tags.id', 'in', tagIds)
               .as('owned_tags'),
       ])
-      .where('uid', '=', p.uid)
-      .forUpdate();
+      .where('users.uid', '=', p.uid)
+      .forUpdate('users');
   }
 
   /**
