@@ -151,6 +151,22 @@ async function datasetSize(databaseUrl: string, flags: Partial<DatasetSize>): Pr
   }
 }
 
+/** Longer than any test the benchmark's result bodies claim (a slow `words 50` with restarts: under 4 minutes). */
+const SPACING_MARGIN_MS = 10 * 60_000;
+
+/**
+ * Every run submits for the same users (the scenarios' ranges of `userRanges`), so a run started minutes after another
+ * would have some refused for spacing (462): a new result may not end before the last one's end plus its own length.
+ * Before the scenarios, a last result of the last 10 minutes (a previous run's) is moved back to 10 minutes ago.
+ */
+async function settleRecentResults(pool: pg.Pool): Promise<number> {
+  const margin = Date.now() - SPACING_MARGIN_MS;
+  const { rowCount } = await pool.query('update users set last_result_at = $1 where last_result_at > $1', [
+    margin,
+  ]);
+  return rowCount ?? 0;
+}
+
 /** The environment of our server: production mode, OIDC against the bench issuer, limits raised, jobs off. */
 function serverEnv(options: {
   port: number;
@@ -367,6 +383,9 @@ async function main(): Promise<void> {
     // The rebuild first: it leaves the boards the read scenarios page through. Ours and the baseline alternate, so
     // both see the same machine load.
     const appEnv = loadEnv(env);
+    const settled = await settleRecentResults(pool);
+    if (settled > 0)
+      log(`${settled} users' last result moved back to ${SPACING_MARGIN_MS / 60_000} minutes ago`);
     await run('6', () => snapshotScenario(context, appEnv));
     await run('1', () => submitScenario(context, args.rounds));
     await run('2', () => leaderboardPageScenario(context, 'ours'));
