@@ -2117,11 +2117,380 @@ export const PAYLOAD_SCHEMAS: Record<string, object> = {
   UsersController_signup: {},
   UsersFilterPresetsController_add: { type: 'string', nullable: true },
   UsersFilterPresetsController_delete: {},
-  UsersProfileController_get: { type: 'object', properties: {}, additionalProperties: {}, nullable: true },
+  UsersProfileController_get: {
+    type: 'object',
+    properties: {
+      uid: { type: 'string' },
+      name: { type: 'string' },
+      banned: { type: 'boolean' },
+      addedAt: { type: 'integer' },
+      typingStats: {
+        type: 'object',
+        properties: {
+          completedTests: { type: 'integer' },
+          startedTests: { type: 'integer' },
+          timeTyping: { type: 'number' },
+        },
+        required: ['completedTests', 'startedTests', 'timeTyping'],
+      },
+      personalBests: {
+        type: 'object',
+        properties: {
+          time: {
+            type: 'object',
+            properties: {},
+            additionalProperties: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: {
+                  acc: { type: 'number' },
+                  consistency: { type: 'number' },
+                  difficulty: { type: 'string' },
+                  lazyMode: { type: 'boolean' },
+                  language: { type: 'string' },
+                  punctuation: { type: 'boolean' },
+                  numbers: { type: 'boolean' },
+                  raw: { type: 'number' },
+                  wpm: { type: 'number' },
+                  timestamp: { type: 'integer' },
+                },
+                required: [
+                  'acc',
+                  'consistency',
+                  'difficulty',
+                  'lazyMode',
+                  'language',
+                  'punctuation',
+                  'numbers',
+                  'raw',
+                  'wpm',
+                  'timestamp',
+                ],
+              },
+            },
+          },
+          words: {
+            type: 'object',
+            properties: {},
+            additionalProperties: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: {
+                  acc: { type: 'number' },
+                  consistency: { type: 'number' },
+                  difficulty: { type: 'string' },
+                  lazyMode: { type: 'boolean' },
+                  language: { type: 'string' },
+                  punctuation: { type: 'boolean' },
+                  numbers: { type: 'boolean' },
+                  raw: { type: 'number' },
+                  wpm: { type: 'number' },
+                  timestamp: { type: 'integer' },
+                },
+                required: [
+                  'acc',
+                  'consistency',
+                  'difficulty',
+                  'lazyMode',
+                  'language',
+                  'punctuation',
+                  'numbers',
+                  'raw',
+                  'wpm',
+                  'timestamp',
+                ],
+              },
+            },
+          },
+        },
+        required: ['time', 'words'],
+      },
+      chatId: { type: 'string', nullable: true },
+      chatAvatar: { type: 'string', nullable: true },
+      discordId: { type: 'string' },
+      discordAvatar: { type: 'string' },
+      xp: { type: 'integer' },
+      streak: { type: 'integer' },
+      maxStreak: { type: 'integer' },
+      lbOptOut: { type: 'boolean' },
+      isPremium: { type: 'boolean' },
+      inventory: {
+        type: 'object',
+        properties: {
+          badges: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: { id: { type: 'integer' }, selected: { type: 'boolean' } },
+              required: ['id'],
+            },
+          },
+        },
+        required: ['badges'],
+      },
+      details: {
+        type: 'object',
+        properties: {
+          bio: { type: 'string' },
+          keyboard: { type: 'string' },
+          socialProfiles: {
+            type: 'object',
+            properties: {
+              twitter: { type: 'string' },
+              github: { type: 'string' },
+              website: { type: 'string' },
+            },
+          },
+          showActivityOnPublicProfile: { type: 'boolean' },
+        },
+        required: ['bio', 'keyboard', 'socialProfiles', 'showActivityOnPublicProfile'],
+      },
+      allTimeLbs: {
+        type: 'object',
+        properties: {
+          time: {
+            type: 'object',
+            properties: {
+              '15': {
+                type: 'object',
+                properties: {
+                  english: {
+                    type: 'object',
+                    properties: { rank: { type: 'integer' }, count: { type: 'integer' } },
+                    required: ['rank', 'count'],
+                  },
+                },
+              },
+              '60': {
+                type: 'object',
+                properties: {
+                  english: {
+                    type: 'object',
+                    properties: { rank: { type: 'integer' }, count: { type: 'integer' } },
+                    required: ['rank', 'count'],
+                  },
+                },
+              },
+            },
+            required: ['15', '60'],
+          },
+        },
+        required: ['time'],
+      },
+      testActivity: {
+        type: 'object',
+        properties: {
+          testsByDays: { type: 'array', items: { type: 'integer' } },
+          lastDay: { type: 'integer' },
+        },
+        required: ['testsByDays', 'lastDay'],
+      },
+    },
+    required: [
+      'uid',
+      'name',
+      'banned',
+      'addedAt',
+      'typingStats',
+      'personalBests',
+      'chatId',
+      'chatAvatar',
+      'xp',
+      'streak',
+      'maxStreak',
+      'lbOptOut',
+      'isPremium',
+    ],
+    nullable: true,
+  },
   UsersProfileController_getAlias: {
     type: 'object',
-    properties: {},
-    additionalProperties: {},
+    properties: {
+      uid: { type: 'string' },
+      name: { type: 'string' },
+      banned: { type: 'boolean' },
+      addedAt: { type: 'integer' },
+      typingStats: {
+        type: 'object',
+        properties: {
+          completedTests: { type: 'integer' },
+          startedTests: { type: 'integer' },
+          timeTyping: { type: 'number' },
+        },
+        required: ['completedTests', 'startedTests', 'timeTyping'],
+      },
+      personalBests: {
+        type: 'object',
+        properties: {
+          time: {
+            type: 'object',
+            properties: {},
+            additionalProperties: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: {
+                  acc: { type: 'number' },
+                  consistency: { type: 'number' },
+                  difficulty: { type: 'string' },
+                  lazyMode: { type: 'boolean' },
+                  language: { type: 'string' },
+                  punctuation: { type: 'boolean' },
+                  numbers: { type: 'boolean' },
+                  raw: { type: 'number' },
+                  wpm: { type: 'number' },
+                  timestamp: { type: 'integer' },
+                },
+                required: [
+                  'acc',
+                  'consistency',
+                  'difficulty',
+                  'lazyMode',
+                  'language',
+                  'punctuation',
+                  'numbers',
+                  'raw',
+                  'wpm',
+                  'timestamp',
+                ],
+              },
+            },
+          },
+          words: {
+            type: 'object',
+            properties: {},
+            additionalProperties: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: {
+                  acc: { type: 'number' },
+                  consistency: { type: 'number' },
+                  difficulty: { type: 'string' },
+                  lazyMode: { type: 'boolean' },
+                  language: { type: 'string' },
+                  punctuation: { type: 'boolean' },
+                  numbers: { type: 'boolean' },
+                  raw: { type: 'number' },
+                  wpm: { type: 'number' },
+                  timestamp: { type: 'integer' },
+                },
+                required: [
+                  'acc',
+                  'consistency',
+                  'difficulty',
+                  'lazyMode',
+                  'language',
+                  'punctuation',
+                  'numbers',
+                  'raw',
+                  'wpm',
+                  'timestamp',
+                ],
+              },
+            },
+          },
+        },
+        required: ['time', 'words'],
+      },
+      chatId: { type: 'string', nullable: true },
+      chatAvatar: { type: 'string', nullable: true },
+      discordId: { type: 'string' },
+      discordAvatar: { type: 'string' },
+      xp: { type: 'integer' },
+      streak: { type: 'integer' },
+      maxStreak: { type: 'integer' },
+      lbOptOut: { type: 'boolean' },
+      isPremium: { type: 'boolean' },
+      inventory: {
+        type: 'object',
+        properties: {
+          badges: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: { id: { type: 'integer' }, selected: { type: 'boolean' } },
+              required: ['id'],
+            },
+          },
+        },
+        required: ['badges'],
+      },
+      details: {
+        type: 'object',
+        properties: {
+          bio: { type: 'string' },
+          keyboard: { type: 'string' },
+          socialProfiles: {
+            type: 'object',
+            properties: {
+              twitter: { type: 'string' },
+              github: { type: 'string' },
+              website: { type: 'string' },
+            },
+          },
+          showActivityOnPublicProfile: { type: 'boolean' },
+        },
+        required: ['bio', 'keyboard', 'socialProfiles', 'showActivityOnPublicProfile'],
+      },
+      allTimeLbs: {
+        type: 'object',
+        properties: {
+          time: {
+            type: 'object',
+            properties: {
+              '15': {
+                type: 'object',
+                properties: {
+                  english: {
+                    type: 'object',
+                    properties: { rank: { type: 'integer' }, count: { type: 'integer' } },
+                    required: ['rank', 'count'],
+                  },
+                },
+              },
+              '60': {
+                type: 'object',
+                properties: {
+                  english: {
+                    type: 'object',
+                    properties: { rank: { type: 'integer' }, count: { type: 'integer' } },
+                    required: ['rank', 'count'],
+                  },
+                },
+              },
+            },
+            required: ['15', '60'],
+          },
+        },
+        required: ['time'],
+      },
+      testActivity: {
+        type: 'object',
+        properties: {
+          testsByDays: { type: 'array', items: { type: 'integer' } },
+          lastDay: { type: 'integer' },
+        },
+        required: ['testsByDays', 'lastDay'],
+      },
+    },
+    required: [
+      'uid',
+      'name',
+      'banned',
+      'addedAt',
+      'typingStats',
+      'personalBests',
+      'chatId',
+      'chatAvatar',
+      'xp',
+      'streak',
+      'maxStreak',
+      'lbOptOut',
+      'isPremium',
+    ],
     nullable: true,
   },
   UsersProfileController_update: {

@@ -106,16 +106,16 @@ function isPromiseLike(value: unknown): boolean {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
-function passes(check: Check, object: object, value: unknown, plan: ClassPlan): boolean {
+/**
+ * `args` is one object per validated object, filled in for each check (class-validator makes one per constraint call;
+ * the constraints only read it during the call): a result body has about a hundred checks.
+ */
+function passes(check: Check, object: object, value: unknown, args: ValidationArguments): boolean {
   if (check.validateIf && !check.validateIf(object, value)) return true;
   const m = check.metadata;
-  const args: ValidationArguments = {
-    targetName: plan.targetName,
-    property: m.propertyName,
-    object,
-    value,
-    constraints: m.constraints,
-  };
+  args.property = m.propertyName;
+  args.value = value;
+  args.constraints = m.constraints;
   const many = m.each && (Array.isArray(value) || value instanceof Set || value instanceof Map);
   for (const constraint of check.constraints) {
     if (!many) {
@@ -154,12 +154,19 @@ function objectPasses(object: object, schema: string): boolean {
   if (!plan) return false;
   // forbidNonWhitelisted: every own key must carry metadata.
   for (const key of Object.keys(object)) if (!plan.declared.has(key)) return false;
+  const args: ValidationArguments = {
+    targetName: plan.targetName,
+    property: '',
+    object,
+    value: undefined,
+    constraints: [],
+  };
   for (const property of plan.properties) {
     const value = (object as Record<string, unknown>)[property.name];
     let validate = true;
     for (const condition of property.conditions) if (!condition(object, value)) validate = false;
     if (!validate) continue;
-    for (const check of property.checks) if (!passes(check, object, value, plan)) return false;
+    for (const check of property.checks) if (!passes(check, object, value, args)) return false;
     if (value !== undefined)
       for (const schemaName of property.nested) if (!nestedPasses(value, schemaName)) return false;
   }

@@ -126,5 +126,13 @@ describe('AppValidationPipe', () => {
         `"list.2" must be a finite number between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`,
       ]);
     });
+
+    it('checks every number of a long list, the edges of the safe range included', () => {
+      const max = Number.MAX_SAFE_INTEGER;
+      const list = Array.from({ length: 2000 }, (_, i) => i / 3);
+      Object.assign(list, { 10: max, 11: -max, 12: max + 2, 13: -max - 2, 14: NaN, 15: -Infinity, 16: -0 });
+      const message = `must be a finite number between -${max} and ${max}`;
+      expect(failing({ list }, Object)).toEqual([12, 13, 14, 15].map((i) => `"list.${i}" ${message}`));
+    });
   });
 });

@@ -2,10 +2,19 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AppError, MESSAGES } from '../../common/app-error';
 import { Clock } from '../../common/clock';
 import { ServerConfigurationService } from '../../common/server-configuration/server-configuration.service';
-import { AllTimeLeaderboardService } from '../leaderboards/all-time-leaderboard.service';
+import type { Int } from '../../common/int';
+import {
+  AllTimeLeaderboardService,
+  type ProfileLeaderboards,
+} from '../leaderboards/all-time-leaderboard.service';
 import { groupPersonalBests, profilePersonalBests } from './personal-bests';
 import { sanitizeText } from './sanitize';
-import { currentTestActivity, utcDay, CURRENT_ACTIVITY_DAYS } from './test-activity';
+import {
+  currentTestActivity,
+  utcDay,
+  CURRENT_ACTIVITY_DAYS,
+  type CurrentTestActivity,
+} from './test-activity';
 import { discordFields, isPremium, profileDetails, typingStats } from './user-views';
 import { UserStatsRepository } from './user-stats.repository';
 import {
@@ -17,9 +26,36 @@ import {
 } from './users.repository';
 import type { UpdateProfileDto } from './dto/profile.dto';
 
+/**
+ * Spec "Profile", as the API document shows it and the route serialises it (compiled from this type): a banned user's
+ * profile stops at `isPremium`; the others add their inventory, details and all-time ranks, and their activity when
+ * they show it.
+ */
+export interface PublicProfile {
+  uid: string;
+  name: string;
+  banned: boolean;
+  addedAt: Int;
+  typingStats: ReturnType<typeof typingStats>;
+  personalBests: ReturnType<typeof profilePersonalBests>;
+  chatId: string | null;
+  chatAvatar: string | null;
+  discordId?: string;
+  discordAvatar?: string;
+  xp: Int;
+  streak: Int;
+  maxStreak: Int;
+  lbOptOut: boolean;
+  isPremium: boolean;
+  inventory?: { badges: Badge[] };
+  details?: ReturnType<typeof profileDetails>;
+  allTimeLbs?: ProfileLeaderboards;
+  testActivity?: CurrentTestActivity;
+}
+
 export interface ProfileResult {
   banned: boolean;
-  profile: Record<string, unknown>;
+  profile: PublicProfile;
 }
 
 /** Public profiles (spec "Profile") and the writable details (spec "Profile details"). */
@@ -39,14 +75,22 @@ export class ProfileService {
     const user = isUid ? await this.users.findByUid(uidOrName) : await this.users.findByName(uidOrName);
     if (!user) throw new AppError(404, MESSAGES.userNotFound);
     const now = this.clock.now();
-    const config = await this.configuration.get();
-    const base = {
+    // The reads that need only the uid run at once (a banned user's profile needs only the bests).
+    const [config, bests, activityRows, allTimeLbs] = await Promise.all([
+      this.configuration.get(),
+      this.stats.personalBests(user.uid),
+      user.banned || !user.showActivity
+        ? undefined
+        : this.stats.testActivity(user.uid, utcDay(now) - CURRENT_ACTIVITY_DAYS + 1),
+      user.banned ? undefined : this.leaderboards.profileRanks(user.uid),
+    ]);
+    const base: PublicProfile = {
       uid: user.uid,
       name: user.name,
       banned: user.banned,
       addedAt: user.addedAt,
       typingStats: typingStats(user),
-      personalBests: profilePersonalBests(groupPersonalBests(await this.stats.personalBests(user.uid))),
+      personalBests: profilePersonalBests(groupPersonalBests(bests)),
       chatId: user.chatId,
       chatAvatar: user.chatAvatar,
       ...discordFields(user),
@@ -57,20 +101,15 @@ export class ProfileService {
       isPremium: isPremium(config, user, now),
     };
     // A banned user's profile holds only the base fields.
-    if (user.banned) return { banned: true, profile: base };
-    const activity = user.showActivity
-      ? currentTestActivity(
-          await this.stats.testActivity(user.uid, utcDay(now) - CURRENT_ACTIVITY_DAYS + 1),
-          now,
-        )
-      : undefined;
+    if (user.banned || allTimeLbs === undefined) return { banned: true, profile: base };
+    const activity = activityRows ? currentTestActivity(activityRows, now) : undefined;
     return {
       banned: false,
       profile: {
         ...base,
         inventory: { badges: user.badges },
         details: profileDetails(user),
-        allTimeLbs: await this.leaderboards.profileRanks(user.uid),
+        allTimeLbs,
         ...(activity ? { testActivity: activity } : {}),
       },
     };

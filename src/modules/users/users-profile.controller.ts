@@ -7,6 +7,7 @@ import type { AuthContext } from '../../common/http/request-context';
 import { ProfileParamDto, ProfileQueryDto, UpdateProfileDto } from './dto/profile.dto';
 import { ProfileService } from './profile.service';
 import { ApiFailure } from '../../common/http/api-failure.decorator';
+import { CompiledResponse } from '../../common/http/compiled-response.decorator';
 
 const PROFILES_OFF = 'Profiles are not available at this time';
 
@@ -21,6 +22,7 @@ export class UsersProfileController {
   @Public()
   @RateLimit('userProfileGet')
   @ApiFailure(404, MESSAGES.userNotFound)
+  @CompiledResponse()
   async get(@Param() params: ProfileParamDto, @Query() query: ProfileQueryDto) {
     return this.profile(params.uidOrName, query.isUid ?? false);
   }
@@ -30,6 +32,7 @@ export class UsersProfileController {
   @Public()
   @RateLimit('userProfileGet')
   @ApiFailure(404, MESSAGES.userNotFound)
+  @CompiledResponse()
   async getAlias(@Param() params: ProfileParamDto, @Query() query: ProfileQueryDto) {
     return this.profile(params.uidOrName, query.isUid ?? false);
   }

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { sql } from 'kysely';
 import { DATABASE, type Database } from '../../infra/database/database';
+import { PreparedQuery } from '../../infra/database/prepared-query';
 import type { Executor } from '../../infra/database/transaction';
 import type { Int } from '../../common/int';
 
@@ -72,7 +73,20 @@ export const CHAT_ID_INDEX = 'users_chat_id_key';
 
 @Injectable()
 export class UsersRepository {
-  constructor(@Inject(DATABASE) private readonly db: Database) {}
+  /** The account reads by uid and by name (every profile, every signed-in page's account), built once, prepared. */
+  private readonly byUid;
+  private readonly byName;
+
+  constructor(@Inject(DATABASE) private readonly db: Database) {
+    this.byUid = new PreparedQuery(
+      (p: { uid: string }) => this.selectUser(this.db).where('uid', '=', p.uid),
+      ['uid'],
+    );
+    this.byName = new PreparedQuery(
+      (p: { name: string }) => this.selectUser(this.db).where(sql`lower(name)`, '=', p.name),
+      ['name'],
+    );
+  }
 
   inTransaction<T>(work: (trx: Executor) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(work);
@@ -112,15 +126,13 @@ export class UsersRepository {
   }
 
   async findByUid(uid: string, executor: Executor = this.db): Promise<UserRecord | undefined> {
-    const row = await this.selectUser(executor).where('uid', '=', uid).executeTakeFirst();
+    const [row] = (await executor.executeQuery(this.byUid.with({ uid }))).rows;
     return row as UserRecord | undefined;
   }
 
   /** Case-insensitive, like the unique index. */
   async findByName(name: string): Promise<UserRecord | undefined> {
-    const row = await this.selectUser(this.db)
-      .where(sql`lower(name)`, '=', name.toLowerCase())
-      .executeTakeFirst();
+    const [row] = (await this.db.executeQuery(this.byName.with({ name: name.toLowerCase() }))).rows;
     return row as UserRecord | undefined;
   }
 

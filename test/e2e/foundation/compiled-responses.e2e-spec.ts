@@ -19,6 +19,8 @@ describe('compiled response serialisation', () => {
     ['GET', '/leaderboards/xp/weekly'],
     ['GET', '/leaderboards/weekly-xp'],
     ['POST', '/results'],
+    ['GET', '/users/:uidOrName/profile'],
+    ['GET', '/users/profile/:uidOrName'],
   ])('%s %s has a 200 response schema (the envelope around its payload schema)', (method, url) => {
     expect(compiledRoutesOf(t.app.getHttpAdapter().getInstance()).has(`${method} ${url}`)).toBe(true);
   });
@@ -33,6 +35,8 @@ describe('compiled response serialisation', () => {
       'GET /leaderboards/daily',
       'GET /leaderboards/weekly-xp',
       'GET /leaderboards/xp/weekly',
+      'GET /users/:uidOrName/profile',
+      'GET /users/profile/:uidOrName',
       'POST /results',
     ]);
   });
