@@ -76,10 +76,18 @@ describe('the heap defaults of scripts/start.sh and scripts/cli.sh', () => {
   });
 
   it.each([
-    ['start.sh', 32],
-    ['cli.sh', 16],
-  ])('%s adds the young generation to other NODE_OPTIONS', (script, semiMb) => {
+    ['start.sh', ['--max-semi-space-size=32', '--v8-pool-size=1']],
+    ['cli.sh', ['--max-semi-space-size=16']],
+  ])('%s adds its other defaults to other NODE_OPTIONS', (script, added) => {
     const raised = run(script, '--max-old-space-size=512').options;
-    expect(raised).toEqual(['--max-old-space-size=512', `--max-semi-space-size=${semiMb}`]);
+    expect(raised).toEqual(['--max-old-space-size=512', ...added]);
+  });
+
+  it("start.sh gives V8 one helper thread unless NODE_OPTIONS sets the pool's size", () => {
+    // Four helpers took the cores PostgreSQL answers on during each full collection (decision 50).
+    const pool = (nodeOptions?: string) =>
+      run('start.sh', nodeOptions).options.filter((o) => o.startsWith('--v8-pool-size='));
+    expect(pool()).toEqual(['--v8-pool-size=1']);
+    expect(pool('--v8-pool-size=4')).toEqual(['--v8-pool-size=4']);
   });
 });
