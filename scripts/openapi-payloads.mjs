@@ -76,6 +76,29 @@ function decoratorNames(node) {
   });
 }
 
+/**
+ * One object schema for a union of object shapes (an entry, or the same entry with its friends ranks): every property
+ * of any variant, required only where every variant requires it. Undefined when the variants are not all plain
+ * objects or give one property two different schemas; the caller then keeps the variants apart.
+ */
+function mergeObjects(variants) {
+  if (!variants.every((v) => v.type === 'object' && v.properties && !v.additionalProperties && !v.nullable)) {
+    return undefined;
+  }
+  const properties = {};
+  for (const variant of variants) {
+    for (const [name, property] of Object.entries(variant.properties)) {
+      if (name in properties && JSON.stringify(properties[name]) !== JSON.stringify(property))
+        return undefined;
+      properties[name] = property;
+    }
+  }
+  const required = Object.keys(properties).filter((name) =>
+    variants.every((v) => (v.required ?? []).includes(name)),
+  );
+  return required.length > 0 ? { type: 'object', properties, required } : { type: 'object', properties };
+}
+
 /** A JSON schema (OpenAPI 3.0 dialect) of `type`; `{}` (any value) where the type says nothing useful. */
 function schemaOf(checker, type, node, stack = [], depth = 0) {
   if (depth > MAX_DEPTH || stack.includes(type)) return {};
@@ -115,9 +138,14 @@ function schemaOf(checker, type, node, stack = [], depth = 0) {
           const key = JSON.stringify(v);
           return !seen.has(key) && seen.add(key);
         });
-      // `nullable` needs a `type` beside it in OpenAPI 3.0: a union that may be null stays untyped (any value).
-      if (nullable || variants.some((v) => !v.type)) return { description: 'One of several shapes.' };
-      return { oneOf: variants };
+      const merged = mergeObjects(variants);
+      if (merged) {
+        schema = merged;
+      } else {
+        // `nullable` needs a `type` beside it in OpenAPI 3.0: a union that may be null stays untyped (any value).
+        if (nullable || variants.some((v) => !v.type)) return { description: 'One of several shapes.' };
+        return { oneOf: variants };
+      }
     }
     return nullable && schema.type ? { ...schema, nullable: true } : schema;
   }
@@ -130,7 +158,11 @@ function schemaOf(checker, type, node, stack = [], depth = 0) {
   }
   const symbolName = type.getSymbol()?.getName();
   if (symbolName === 'Date') return { type: 'string', format: 'date-time' };
-  if (f & ts.TypeFlags.Object) {
+  // An intersection of object shapes (`Entry & { globalRank: Int }`) is one object; a branded primitive (`Int`) is not.
+  const objectLike =
+    f & ts.TypeFlags.Object ||
+    (type.isIntersection() && type.types.every((t) => t.flags & ts.TypeFlags.Object));
+  if (objectLike) {
     if (type.getCallSignatures().length > 0) return {};
     const properties = {};
     const required = [];
@@ -142,7 +174,9 @@ function schemaOf(checker, type, node, stack = [], depth = 0) {
       properties[prop.getName()] = integerize(
         schemaOf(
           checker,
-          checker.getNonNullableType(propType) === propType || !optional
+          checker.getNonNullableType(propType) === propType ||
+            !optional ||
+            propType.flags & ts.TypeFlags.Unknown
             ? propType
             : checker.getNonNullableType(propType),
           node,

@@ -53,6 +53,7 @@ export class LeaderboardsController {
   @AcceptsApeKey()
   @RateLimit('leaderboardsGet', 'leaderboardsGetApe')
   @ApiFailure(503, FRIENDS_UNAVAILABLE)
+  @CompiledResponse()
   async allTimeRank(@Auth() auth: AuthContext, @Query() query: BoardQuery) {
     return ok('Rank retrieved', await this.allTime.rank(auth, query));
   }
@@ -73,6 +74,7 @@ export class LeaderboardsController {
   @RequireConfiguration('dailyLeaderboards.enabled', DAILY_DISABLED)
   @ApiFailure(404, NO_DAILY_BOARD)
   @ApiFailure(503, BOARDS_UNAVAILABLE, FRIENDS_UNAVAILABLE)
+  @CompiledResponse()
   async dailyRank(@Auth() auth: AuthContext, @Query() query: DailyRankQuery) {
     return ok('Daily leaderboard rank retrieved', await this.daily.rank(auth, query));
   }
@@ -92,6 +94,7 @@ export class LeaderboardsController {
   @RateLimit('leaderboardsGet')
   @RequireConfiguration('leaderboards.weeklyXp.enabled', WEEKLY_DISABLED)
   @ApiFailure(503, BOARDS_UNAVAILABLE, FRIENDS_UNAVAILABLE)
+  @CompiledResponse()
   async weeklyRank(@Auth() auth: AuthContext, @Query() query: WeeklyRankQuery) {
     return ok('Weekly xp leaderboard rank retrieved', await this.weekly.rank(auth, query));
   }

@@ -115,6 +115,7 @@ export class ResultsController {
   @AcceptsApeKey()
   @RateLimit('resultsGet', 'resultsGetApe')
   @ApiFailure(422, 'Max results limit of <maxLimit> exceeded.')
+  @CompiledResponse()
   async list(@Account() account: CallerAccount | undefined, @Query() query: GetResultsQueryDto) {
     return ok('Results retrieved', await this.readService.list(caller(account), query));
   }
@@ -124,6 +125,7 @@ export class ResultsController {
   @AcceptsApeKey()
   @RateLimit('resultsGet', 'resultsGetApe')
   @ApiFailure(422, 'Max results limit of <maxLimit> exceeded.')
+  @CompiledResponse()
   async listUnderUsers(@Account() account: CallerAccount | undefined, @Query() query: GetResultsQueryDto) {
     return this.list(account, query);
   }
@@ -133,6 +135,7 @@ export class ResultsController {
   @AcceptsApeKey()
   @RateLimit('resultsGet')
   @ApiFailure(404, 'No last result found')
+  @CompiledResponse()
   async last(@Auth() auth: AuthContext) {
     return ok('Result retrieved', await this.readService.last(auth.uid));
   }
@@ -150,6 +153,7 @@ export class ResultsController {
   @AcceptsApeKey()
   @RateLimit('resultByIdGet', 'resultByIdGetApe')
   @ApiFailure(404, 'Result not found')
+  @CompiledResponse()
   async getOne(@Auth() auth: AuthContext, @Param() params: ResultIdParamDto) {
     return ok('Result retrieved', await this.readService.get(auth.uid, params.resultId));
   }

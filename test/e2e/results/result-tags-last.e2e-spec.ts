@@ -248,6 +248,21 @@ describe('PATCH /results/tags, GET /results/last', () => {
       expect(one.body.data).toEqual(res.body.data);
     });
 
+    it('answers a long test\'s chart as stored, the original platform\'s "toolong" (any JSON passes the compiled answer)', async () => {
+      const { uid, auth } = await signedIn();
+      const id = await seedResult(t.db, uid, {
+        timestamp: NOW - 1000,
+        chart_data: JSON.stringify('toolong'),
+      });
+      const last = await t.request<{ data: { _id: string; chartData: unknown } }>('GET', '/results/last', {
+        auth,
+      });
+      expect(last.status).toBe(200);
+      expect(last.body.data).toMatchObject({ _id: id, chartData: 'toolong' });
+      const one = await t.request('GET', `/results/id/${id}`, { auth });
+      expect(one.body).toEqual(last.body);
+    });
+
     it("answers 404 No last result found without results (others' results do not count)", async () => {
       const { auth } = await signedIn();
       const res = await t.request('GET', '/results/last', { auth });

@@ -35,7 +35,43 @@ export interface ResultRecord {
   keyDurationStats?: KeyStats | null;
 }
 
-export type ApiResult = Record<string, unknown> & { _id: string; uid: string; timestamp: number };
+/**
+ * A result as the API answers it (`GET /results`, `/results/last`, `/results/id/:resultId`). Optional fields are left
+ * out at their default value; the single-result reads add the name, the chart and the key statistics.
+ */
+export interface ApiResult {
+  _id: string;
+  uid: string;
+  wpm: number;
+  rawWpm: number;
+  acc: number;
+  mode: string;
+  mode2: string;
+  timestamp: number;
+  testDuration: number;
+  consistency: number;
+  charStats?: number[];
+  keyConsistency?: number;
+  quoteLength?: number;
+  language?: string;
+  difficulty?: string;
+  punctuation?: true;
+  numbers?: true;
+  lazyMode?: true;
+  blindMode?: true;
+  bailedOut?: true;
+  isPb?: true;
+  funbox?: string[];
+  tags?: string[];
+  afkDuration?: number;
+  incompleteTestSeconds?: number;
+  restartCount?: number;
+  name?: string;
+  /** As stored: the three per-second lists, or the original platform's "toolong" for a long test. */
+  chartData?: unknown;
+  keySpacingStats?: KeyStats;
+  keyDurationStats?: KeyStats;
+}
 
 /**
  * The result as the API returns it. Like the original platform, fields at their default value (false, 0, [],
