@@ -1,6 +1,5 @@
 import { getApps, initializeApp } from 'firebase-admin/app';
 import { getAuth as adminAuth } from 'firebase-admin/auth';
-import { FirebaseIdentityProvider } from '../../src/common/auth/firebase.identity-provider';
 import { IdentityProvider } from '../../src/common/auth/identity-provider';
 import { createUser } from '../support/factories';
 import { ProbeModule } from '../support/probe.module';
@@ -59,7 +58,6 @@ describe('Firebase identity provider against the Auth emulator', () => {
     });
   });
   afterAll(async () => {
-    await (t.app.get(IdentityProvider) as FirebaseIdentityProvider).close();
     await t.close();
   });
 

@@ -1,19 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { cert, deleteApp, initializeApp, type App, type ServiceAccount } from 'firebase-admin/app';
-import { getAuth, type Auth } from 'firebase-admin/auth';
+import type { OnModuleDestroy } from '@nestjs/common';
+import type { Auth } from 'firebase-admin/auth';
+import { openFirebaseAuth, type FirebaseAuthClient, type FirebaseSettings } from './firebase-admin';
 import { IdentityProvider, TokenError, type VerifiedToken } from './identity-provider';
 import { assertTokenTimes } from './token-times';
 
-export interface FirebaseSettings {
-  projectId: string;
-  /** A service-account JSON document or a path to one; omit to use application-default credentials or the emulator. */
-  serviceAccount?: string;
-}
-
-function loadServiceAccount(value: string): ServiceAccount {
-  const json = value.trimStart().startsWith('{') ? value : readFileSync(value, 'utf8');
-  return JSON.parse(json) as ServiceAccount;
-}
+export type { FirebaseSettings } from './firebase-admin';
 
 function errorCode(e: unknown): string {
   return typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : '';
@@ -23,9 +14,9 @@ function errorCode(e: unknown): string {
  * Firebase Auth through firebase-admin. Honors FIREBASE_AUTH_EMULATOR_HOST, which is how the integration test runs it
  * against the Auth emulator.
  */
-export class FirebaseIdentityProvider extends IdentityProvider {
+export class FirebaseIdentityProvider extends IdentityProvider implements OnModuleDestroy {
   readonly kind = 'firebase';
-  private readonly app: App;
+  private readonly client: FirebaseAuthClient;
   private readonly auth: Auth;
 
   constructor(
@@ -33,14 +24,8 @@ export class FirebaseIdentityProvider extends IdentityProvider {
     private readonly now: () => number = Date.now,
   ) {
     super();
-    this.app = initializeApp(
-      {
-        projectId: settings.projectId,
-        ...(settings.serviceAccount ? { credential: cert(loadServiceAccount(settings.serviceAccount)) } : {}),
-      },
-      `typing-platform-${Math.random().toString(36).slice(2)}`,
-    );
-    this.auth = getAuth(this.app);
+    this.client = openFirebaseAuth(settings, 'typing-platform');
+    this.auth = this.client.auth;
   }
 
   async verifyIdToken(token: string, checkRevoked: boolean): Promise<VerifiedToken> {
@@ -96,7 +81,12 @@ export class FirebaseIdentityProvider extends IdentityProvider {
     }
   }
 
-  async close(): Promise<void> {
-    await deleteApp(this.app);
+  close(): Promise<void> {
+    return this.client.close();
+  }
+
+  /** Nest's shutdown: the firebase-admin app goes with the server. */
+  onModuleDestroy(): Promise<void> {
+    return this.close();
   }
 }

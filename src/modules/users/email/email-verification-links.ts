@@ -1,7 +1,10 @@
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
-import { cert, deleteApp, initializeApp, type App, type ServiceAccount } from 'firebase-admin/app';
-import { getAuth, type Auth } from 'firebase-admin/auth';
-import { readFileSync } from 'node:fs';
+import type { Auth } from 'firebase-admin/auth';
+import {
+  openFirebaseAuth,
+  type FirebaseAuthClient,
+  type FirebaseSettings,
+} from '../../../common/auth/firebase-admin';
 import type { AppEnv } from '../../../config/env';
 
 export interface VerificationAccount {
@@ -21,29 +24,18 @@ export abstract class EmailVerificationLinks {
   abstract generate(email: string): Promise<string>;
 }
 
-function loadServiceAccount(value: string): ServiceAccount {
-  const json = value.trimStart().startsWith('{') ? value : readFileSync(value, 'utf8');
-  return JSON.parse(json) as ServiceAccount;
-}
-
 /**
  * firebase-admin, on an app of its own with the identity provider's settings (FIREBASE_PROJECT_ID,
  * FIREBASE_SERVICE_ACCOUNT; the Auth emulator through FIREBASE_AUTH_EMULATOR_HOST).
  */
 export class FirebaseEmailVerificationLinks extends EmailVerificationLinks implements OnModuleDestroy {
-  private readonly app: App;
+  private readonly client: FirebaseAuthClient;
   private readonly auth: Auth;
 
-  constructor(settings: { projectId: string; serviceAccount?: string }) {
+  constructor(settings: FirebaseSettings) {
     super();
-    this.app = initializeApp(
-      {
-        projectId: settings.projectId,
-        ...(settings.serviceAccount ? { credential: cert(loadServiceAccount(settings.serviceAccount)) } : {}),
-      },
-      `typing-platform-verification-${Math.random().toString(36).slice(2)}`,
-    );
-    this.auth = getAuth(this.app);
+    this.client = openFirebaseAuth(settings, 'typing-platform-verification');
+    this.auth = this.client.auth;
   }
 
   handledByProvider(): boolean {
@@ -63,8 +55,8 @@ export class FirebaseEmailVerificationLinks extends EmailVerificationLinks imple
     return this.auth.generateEmailVerificationLink(email);
   }
 
-  async onModuleDestroy(): Promise<void> {
-    await deleteApp(this.app);
+  onModuleDestroy(): Promise<void> {
+    return this.client.close();
   }
 }
 
