@@ -1,3 +1,4 @@
+import type { Int } from '../../../common/int';
 import type { KeyStats } from './key-stats';
 
 /** A stored result row as the repository reads it (camelCase). */
@@ -47,12 +48,12 @@ export interface ApiResult {
   acc: number;
   mode: string;
   mode2: string;
-  timestamp: number;
+  timestamp: Int;
   testDuration: number;
   consistency: number;
-  charStats?: number[];
+  charStats?: Int[];
   keyConsistency?: number;
-  quoteLength?: number;
+  quoteLength?: Int;
   language?: string;
   difficulty?: string;
   punctuation?: true;
@@ -65,7 +66,7 @@ export interface ApiResult {
   tags?: string[];
   afkDuration?: number;
   incompleteTestSeconds?: number;
-  restartCount?: number;
+  restartCount?: Int;
   name?: string;
   /** As stored: the three per-second lists, or the original platform's "toolong" for a long test. */
   chartData?: unknown;
