@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Module, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Logger, Module, Post, Query } from '@nestjs/common';
 import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 import {
   AcceptsApeKey,
@@ -96,6 +96,15 @@ class ProbeController {
   @Public()
   query(@Query() query: ProbeQueryDto) {
     return ok('probe', query);
+  }
+
+  /** A line written by the handler after an await, as a service's warning is. */
+  @Get('logs')
+  @Public()
+  async logs() {
+    await new Promise((resolve) => setImmediate(resolve));
+    new Logger('Probe').warn('written inside a handler');
+    return ok('probe', null);
   }
 
   @Get('boom')

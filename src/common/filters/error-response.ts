@@ -61,7 +61,13 @@ export function toErrorResponse(
     if (exception.status >= 500 && exception.status !== 503) {
       const errorId = randomUUID();
       logger.error(
-        { errorId, status: exception.status, details: exception.details, url: request.url },
+        {
+          reqId: request.id,
+          errorId,
+          status: exception.status,
+          details: exception.details,
+          url: request.url,
+        },
         exception.message,
       );
       return { status: exception.status, body: { message: exception.message, data: null, errorId } };
@@ -87,6 +93,7 @@ export function toErrorResponse(
   const errorId = randomUUID();
   logger.error(
     {
+      reqId: request.id,
       errorId,
       err: exception instanceof Error ? { message: exception.message, stack: exception.stack } : exception,
       url: request.url,

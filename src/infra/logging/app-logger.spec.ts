@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import type { AppEnv } from '../../config/env';
-import { AppLogger, createRootLogger, requestContext } from './app-logger';
+import { AppLogger, createRootLogger, REQUEST_CONTEXT_IS_CHEAP, requestContext } from './app-logger';
 
 type Line = Record<string, unknown>;
 
@@ -60,6 +60,11 @@ describe('AppLogger (Nest LoggerService over pino)', () => {
     logger.warn('CAPTCHA_SECRET is not set', 'HttpCaptchaVerifier');
     logger.error('boom', 'RouterExplorer');
     expect(lines.map((l) => l.level)).toEqual([40, 50]);
+  });
+
+  it('knows which runtimes carry the request context without promise hooks: Node 24, not Node 20', () => {
+    const major = Number(process.versions.node.split('.')[0]);
+    expect(REQUEST_CONTEXT_IS_CHEAP).toBe(major >= 24);
   });
 
   it('gives every line written inside a request its reqId, and none outside', async () => {

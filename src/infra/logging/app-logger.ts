@@ -3,8 +3,17 @@ import type { LoggerService } from '@nestjs/common';
 import pino, { type DestinationStream, type Logger as Pino } from 'pino';
 import type { AppEnv } from '../../config/env';
 
-/** The request a line is written for, while its handler runs (request-log.ts enters it). */
+/** The request a line is written for, while its handler runs (request-log.ts enters it where that is cheap). */
 export const requestContext = new AsyncLocalStorage<{ reqId: string }>();
+
+/**
+ * Whether this runtime carries an AsyncLocalStorage's store at no cost to promises. Node 24 carries it in V8's
+ * continuation data (AsyncContextFrame); older runtimes use promise hooks, which once enabled run JavaScript on every
+ * promise the process creates and turn off V8's fast `await`: a submission cost about 15 % more CPU on Node 20
+ * (docs/decisions/0051-request-context-where-cheap.md). The hook-based implementation is the one whose prototype has
+ * `_propagate`; `app-logger.spec.ts` pins which runtimes that is.
+ */
+export const REQUEST_CONTEXT_IS_CHEAP = !('_propagate' in AsyncLocalStorage.prototype);
 
 /**
  * The one pino logger of the process: JSON lines, the level from LOG_LEVEL, every line written while a request is

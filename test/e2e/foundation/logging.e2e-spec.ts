@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { REQUEST_CONTEXT_IS_CHEAP } from '../../../src/infra/logging/app-logger';
 import { createUser } from '../../support/factories';
 import { ProbeModule } from '../../support/probe.module';
 import { createTestApp, type TestApp } from '../../support/test-app';
@@ -98,6 +99,16 @@ describe('request logging', () => {
     const failure = sink.lines.find((l) => l.msg === 'unexpected failure');
     expect(failure).toMatchObject({ reqId: id, level: 50 });
     expect(completedLines()).toEqual([expect.objectContaining({ reqId: id, level: 50 })]);
+  });
+
+  it("gives a handler's own lines its request id where the runtime carries the context cheaply (Node 24)", async () => {
+    sink.lines = [];
+    const res = await t.request('GET', '/probe/logs');
+    expect(res.status).toBe(200);
+    const inside = sink.lines.find((l) => l.msg === 'written inside a handler');
+    expect(inside).toMatchObject({ level: 40, context: 'Probe' });
+    expect(inside?.reqId).toBe(REQUEST_CONTEXT_IS_CHEAP ? res.headers['x-request-id'] : undefined);
+    expect(completedLines()[0]?.reqId).toBe(res.headers['x-request-id']);
   });
 
   it('never logs the Authorization header', async () => {
