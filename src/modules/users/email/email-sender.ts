@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { createTransport, type Transporter } from 'nodemailer';
+import type * as Nodemailer from 'nodemailer';
 
 export interface OutgoingMail {
   to: string;
@@ -12,9 +12,13 @@ export abstract class EmailSender {
   abstract send(mail: OutgoingMail): Promise<void>;
 }
 
-/** Through an SMTP relay named by SMTP_URL (`smtp://` or `smtps://user:password@host:port`). */
+/**
+ * Through an SMTP relay named by SMTP_URL (`smtp://` or `smtps://user:password@host:port`). nodemailer is loaded here,
+ * when a relay is configured, not when this file is imported: a server without one would carry its ~40 modules for
+ * nothing.
+ */
 export class SmtpEmailSender extends EmailSender {
-  private readonly transport: Transporter;
+  private readonly transport: Nodemailer.Transporter;
   private readonly logger = new Logger(SmtpEmailSender.name);
 
   constructor(
@@ -22,6 +26,8 @@ export class SmtpEmailSender extends EmailSender {
     private readonly from: string,
   ) {
     super();
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on demand, see above
+    const { createTransport } = require('nodemailer') as typeof Nodemailer;
     this.transport = createTransport(smtpUrl, { from });
   }
 
