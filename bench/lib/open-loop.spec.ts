@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dueCount, intervalMs, percentile, runOpenLoop, summarize } from './open-loop';
+import { dueCount, intervalMs, percentile, runOpenLoop, sleepMs, summarize } from './open-loop';
 
 describe('open-loop pacing', () => {
   it('spaces requests evenly at the rate asked for', () => {
@@ -18,6 +18,14 @@ describe('open-loop pacing', () => {
     // A timer 50 ms late: every request scheduled in between is due now (sent at once, measured from its schedule).
     expect(dueCount(51, 2, 100)).toBe(26);
     expect(dueCount(10_000, 2, 100)).toBe(100);
+  });
+
+  it("sleeps until the next send is due, at least the timers' millisecond, never zero (no spinning)", () => {
+    expect(sleepMs(0.3)).toBe(1);
+    expect(sleepMs(1.48)).toBe(2);
+    expect(sleepMs(5)).toBe(5);
+    expect(sleepMs(0)).toBe(1);
+    expect(sleepMs(-2)).toBe(1);
   });
 
   it('does not lose a request to floating-point error at exact multiples of the interval', () => {

@@ -60,6 +60,16 @@ export function dueCount(elapsedMs: number, interval: number, total: number): nu
   return Math.min(total, Math.floor(elapsedMs / interval + 1e-9) + 1);
 }
 
+/**
+ * How long the generator sleeps before the next send, due `waitMs` from now: until it is due, rounded up to the timers'
+ * 1 ms granularity, so that it leaves at most about a millisecond late (measured from its schedule, that lateness
+ * counts in its latency). It never spins: waking on `setImmediate` until a send was due, as it did, burnt about
+ * 0.3 ms of CPU per request at 600-750 requests/s, taken from the server and PostgreSQL on the 2-core machine.
+ */
+export function sleepMs(waitMs: number): number {
+  return Math.max(1, Math.ceil(waitMs));
+}
+
 /** The value at percentile p (0-100) of ascending values, nearest-rank: the smallest value with p % at or below it. */
 export function percentile(sorted: ArrayLike<number>, p: number): number {
   if (sorted.length === 0) return 0;
@@ -172,10 +182,7 @@ export async function runOpenLoop(run: OpenLoopRun): Promise<OpenLoopResult> {
           resolve();
           return;
         }
-        // Sleep until the next send is due; timers have a 1 ms granularity, so a shorter wait yields to I/O only.
-        const wait = start + sent * interval - performance.now();
-        if (wait >= 1) setTimeout(tick, Math.floor(wait));
-        else setImmediate(tick);
+        setTimeout(tick, sleepMs(start + sent * interval - performance.now()));
       };
       tick();
     });
