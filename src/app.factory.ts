@@ -10,7 +10,7 @@ import { MESSAGES } from './common/app-error';
 import { toErrorResponse } from './common/filters/error-response';
 import { buildApiDocument } from './common/http/openapi';
 import { outcomeOf } from './common/http/submission-outcome';
-import { exceedsJsonDepth, MAX_JSON_DEPTH } from './common/validation/json-limits';
+import { exceedsJsonDepth, MAX_JSON_DEPTH, mayHidePrototypeKeys } from './common/validation/json-limits';
 import { parseJsonQuery } from './common/validation/json-query';
 import type { AppEnv } from './config/env';
 import { ServerConfigurationService } from './common/server-configuration/server-configuration.service';
@@ -114,8 +114,9 @@ function configureDevSlowdown(app: NestFastifyApplication, env: AppEnv): void {
 /**
  * An empty body with a JSON content type counts as no body (the DTO then reports what is missing) rather than a parse
  * error; anything else goes through Fastify's own parser with prototype-poisoning protection, after a nesting-depth
- * check (400, like malformed JSON) so that nothing recursive downstream can overflow the stack. The size limit is
- * Fastify's `bodyLimit` (413).
+ * check (400, like malformed JSON) so that nothing recursive downstream can overflow the stack. A text that cannot
+ * hold a prototype key is parsed by `JSON.parse` alone; one it refuses still goes to Fastify's parser, whose error
+ * (400) is the answer. The size limit is Fastify's `bodyLimit` (413).
  */
 function configureJsonParser(fastify: FastifyInstance): void {
   const defaultJson = fastify.getDefaultJsonParser('error', 'error');
@@ -130,6 +131,17 @@ function configureJsonParser(fastify: FastifyInstance): void {
     }
     if (exceedsJsonDepth(body as string, MAX_JSON_DEPTH)) {
       done(Object.assign(new Error(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`), { statusCode: 400 }));
+      return;
+    }
+    if (!mayHidePrototypeKeys(body as string)) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(body as string);
+      } catch {
+        defaultJson(request, body as string, done);
+        return;
+      }
+      done(null, parsed);
       return;
     }
     defaultJson(request, body as string, done);

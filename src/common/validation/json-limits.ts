@@ -38,3 +38,12 @@ export function exceedsJsonDepth(text: string, limit = MAX_JSON_DEPTH): boolean 
   }
   return false;
 }
+
+/**
+ * Whether a JSON text could name `__proto__` or `constructor` as a key: written out, or spelled with `\u` escapes
+ * (the only JSON escape that can stand for a letter). When it cannot, Fastify's parser (secure-json-parse) would find
+ * nothing to refuse after its two regular-expression scans of the whole text, about 7 µs of a result body.
+ */
+export function mayHidePrototypeKeys(text: string): boolean {
+  return text.includes('\\u') || text.includes('__proto__') || text.includes('constructor');
+}

@@ -128,6 +128,22 @@ describe('HTTP conventions', () => {
       expect(({} as Record<string, unknown>).x).toBeUndefined();
     });
 
+    it.each([
+      ['an escaped __proto__', '{"name":"a","\\u005f_proto__":{"x":1}}'],
+      ['constructor.prototype', '{"name":"a","constructor":{"prototype":{"x":1}}}'],
+    ])('refuses prototype poisoning through %s (400)', async (_, rawBody) => {
+      const res = await t.request('POST', '/probe/ordered', { auth, rawBody });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ message: 'Invalid request parameters', data: null });
+      expect(({} as Record<string, unknown>).x).toBeUndefined();
+    });
+
+    it('parses a body that starts with a byte order mark, as before', async () => {
+      const res = await t.request('POST', '/probe/ordered', { auth, rawBody: '\uFEFF{"name":"ok"}' });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual({ name: 'ok' });
+    });
+
     it('answers a non-JSON content type with 415', async () => {
       const res = await t.request('POST', '/probe/ordered', {
         auth,
