@@ -57,6 +57,7 @@ describe('resultHash', () => {
       'lists of numbers of every form',
       { a: [-0, 1e21, 1e-7, -12.5, 0.1 + 0.2, Number.MAX_SAFE_INTEGER, 61.10000000000002], b: [7], c: [] },
     ],
+    ['numbers JSON cannot write', { a: NaN, b: Infinity, c: [1.5, NaN], d: [-Infinity, 2], e: [Infinity] }],
     ['lists mixing numbers and other values', { a: [1, '1', 2], b: [null, 1], c: [1, [2]], d: [1, true] }],
     ['keys that sort by code unit', { b: 1, B: 2, _: 3, '10': 4, '9': 5, é: 6, '': 7 }],
     [
