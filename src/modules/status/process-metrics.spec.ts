@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { collectDefaultMetrics, Registry } from 'prom-client';
@@ -62,5 +63,37 @@ describe('collectProcessMetrics', () => {
     await tick();
     collectGarbage();
     expect(gcHistogram.deref()).toBeUndefined();
+  });
+
+  it('once stopped, keeps nothing of the async context it was started in', async () => {
+    // jest runs every hook in an AsyncLocalStorage whose store belongs to the test file: whatever of ours outlives the
+    // stop while holding that store (a timer not cleared, Node's event-loop-delay monitor) keeps the whole file.
+    const storage = new AsyncLocalStorage<object>();
+    const store = (() => {
+      const value = { file: 'of the caller' };
+      storage.run(value, () => collectProcessMetrics(new Registry())());
+      return new WeakRef(value);
+    })();
+    await tick();
+    collectGarbage();
+    expect(store.deref()).toBeUndefined();
+    storage.disable();
+  });
+
+  it("reports the event loop's delay from its samples, the resolution included (as prom-client does)", async () => {
+    const registry = new Registry();
+    const stop = collectProcessMetrics(registry);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      const value = async (name: string) => (await registry.getSingleMetric(name)!.get()).values[0]!.value;
+      const min = await value('nodejs_eventloop_lag_min_seconds');
+      expect(min).toBeGreaterThanOrEqual(0.009);
+      expect(min).toBeLessThan(1);
+      expect(await value('nodejs_eventloop_lag_max_seconds')).toBeGreaterThanOrEqual(min);
+      expect(await value('nodejs_eventloop_lag_p50_seconds')).toBeGreaterThanOrEqual(min);
+      expect(await value('nodejs_eventloop_lag_mean_seconds')).toBeGreaterThanOrEqual(min);
+    } finally {
+      stop();
+    }
   });
 });
